@@ -1,0 +1,106 @@
+/**
+ * The in-memory catalogue: what the YAML declares, parsed, validated and indexed once per load.
+ * Prices are already exact units here (parsed by billing/money when the file loads).
+ */
+import type { Units } from '../billing/money.js';
+
+export type UpstreamApi = 'openai' | 'anthropic' | 'cohere';
+
+export interface ProviderEntry {
+  slug: string;
+  name: string;
+  api: UpstreamApi;
+  baseUrl: string;
+  apiKeyEnv?: string;
+  dataPolicy: { training: boolean; retentionDays: number | null };
+  compliance: { zdr: boolean; hipaa: boolean };
+  datacenters: string[];
+}
+
+/** Keys of the spec's pricing record (USD per stated unit). */
+export const PRICE_KEYS = [
+  'prompt',
+  'completion',
+  'input_cache_read',
+  'input_cache_write',
+  'input_cache_write_1h',
+  'internal_reasoning',
+  'request',
+  'image',
+  'image_output',
+  'image_output_token',
+  'image_megapixel',
+  'video_second',
+  'mesh_output',
+  'audio_second',
+  'audio_output',
+  'character',
+] as const;
+
+export type PriceKey = (typeof PRICE_KEYS)[number];
+
+/** Declared prices: the decimal string as written and its exact units. A key absent = undeclared. */
+export type PriceTable = Partial<Record<PriceKey, { text: string; units: Units }>>;
+
+export interface PriceOverride {
+  prices: PriceTable;
+  minPromptTokens?: number;
+  utcStart?: string;
+  utcEnd?: string;
+  utcDays?: string[];
+}
+
+export interface EndpointPricing {
+  prices: PriceTable;
+  /** Fraction taken off list, as written ("0" when absent). */
+  discount: string;
+  overrides: PriceOverride[];
+}
+
+export interface EndpointEntry {
+  /** Stable identity: `<provider slug>/<model id>[/<quantization>]`. */
+  id: string;
+  modelId: string;
+  provider: ProviderEntry;
+  upstreamModel: string;
+  quantization: string | null;
+  contextLength: number;
+  maxCompletionTokens: number | null;
+  /** The name under which the output ceiling is sent upstream. */
+  maxTokensParameter: 'max_tokens' | 'max_completion_tokens';
+  inputModalities: string[];
+  outputModalities: string[];
+  supportedParameters: ReadonlySet<string>;
+  pricing: EndpointPricing;
+  /** Whether the operator disabled it in the file. */
+  disabled: boolean;
+}
+
+export interface ModelEntry {
+  id: string;
+  name: string;
+  /** Unix seconds. */
+  created: number;
+  family: string | null;
+  description: string | null;
+  expirationDate: string | null;
+  author: string;
+  tags: string[];
+  endpoints: EndpointEntry[];
+}
+
+export interface Catalogue {
+  providers: ReadonlyMap<string, ProviderEntry>;
+  models: ReadonlyMap<string, ModelEntry>;
+  endpoints: ReadonlyMap<string, EndpointEntry>;
+  /** Model ids by family id. */
+  families: ReadonlyMap<string, string[]>;
+  /** When this snapshot was loaded (ms since epoch). */
+  loadedAt: number;
+}
+
+export interface CatalogueProblem {
+  /** Path in the file, e.g. `models[3].endpoints[0].pricing.prompt`. */
+  path: string;
+  message: string;
+}
