@@ -1,0 +1,80 @@
+import type { KeyContext } from '../accounts/types.js';
+import { computeCost } from '../billing/pricing.js';
+import { toUsdNumber } from '../billing/money.js';
+import type { GenerationRecord, Hold, Ledger } from '../billing/types.js';
+import type { CoreUsage } from './events.js';
+import type { CoreRequest } from './request.js';
+import type { PlannedAttempt } from './plan.js';
+import type { GatewayError } from './errors.js';
+
+export interface GenerationOutcome {
+  generationId: string;
+  key: KeyContext;
+  request: CoreRequest;
+  /** The attempt that answered; undefined when none did. */
+  attempt?: PlannedAttempt;
+  estimatedPromptTokens: number;
+  streamed: boolean;
+  startedAt: number;
+  firstContentAt?: number;
+  usage?: CoreUsage;
+  finishReason?: string | null;
+  nativeFinishReason?: string | null;
+  upstreamId?: string;
+  error?: GatewayError;
+  cancelled?: boolean;
+}
+
+/**
+ * Closes a held request: prices the reported usage at the serving endpoint's prices, then settles
+ * the hold and writes the generation record in one ledger transaction. Returns the charge in USD.
+ */
+export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: GenerationOutcome): Promise<number> {
+  const now = new Date();
+  const priced = outcome.attempt
+    ? computeCost(outcome.attempt.endpoint.pricing, outcome.usage ?? {}, {
+      estimatedPromptTokens: outcome.estimatedPromptTokens,
+      now,
+    })
+    : { cost: 0n, lines: [] };
+  const record = buildRecord(outcome, now, priced);
+  if (outcome.attempt) await ledger.settle(hold, record);
+  else await ledger.release(hold, record);
+  return toUsdNumber(priced.cost);
+}
+
+function buildRecord(
+  outcome: GenerationOutcome,
+  now: Date,
+  priced: { cost: bigint; lines: GenerationRecord['costLines'] },
+): GenerationRecord {
+  const { attempt, usage, key, request } = outcome;
+  const endpoint = attempt?.endpoint;
+  return {
+    id: outcome.generationId,
+    accountId: key.accountId,
+    workspaceId: key.workspaceId,
+    keyId: key.keyId,
+    model: attempt?.model.id ?? request.models[0] ?? '',
+    providerSlug: endpoint?.provider.slug ?? null,
+    providerName: endpoint?.provider.name ?? null,
+    endpointId: endpoint?.id ?? null,
+    upstreamId: outcome.upstreamId ?? null,
+    streamed: outcome.streamed,
+    status: outcome.cancelled ? 'cancelled' : outcome.error ? 'error' : 'success',
+    finishReason: outcome.finishReason ?? null,
+    nativeFinishReason: outcome.nativeFinishReason ?? null,
+    errorCode: outcome.error?.status ?? null,
+    errorMessage: outcome.error?.message ?? null,
+    ...usage,
+    estimatedPromptTokens: outcome.estimatedPromptTokens,
+    cost: priced.cost,
+    costLines: priced.lines,
+    createdAt: new Date(outcome.startedAt),
+    latencyMs: outcome.firstContentAt !== undefined ? outcome.firstContentAt - outcome.startedAt : null,
+    generationMs: now.getTime() - outcome.startedAt,
+    appTitle: request.attribution.title ?? null,
+    appReferer: request.attribution.referer ?? null,
+    metadata: request.metadata ?? null,
+  };
+}

@@ -1,0 +1,159 @@
+import { isContentEvent, type CoreEvent, type UpstreamFailure } from './events.js';
+import type { CoreRequest } from './request.js';
+import type { Plan, PlannedAttempt } from './plan.js';
+import type { EndpointHealth } from '../stats/endpoint-health.js';
+import { adapterFor } from '../upstream/registry.js';
+import type { UpstreamAdapter } from '../upstream/types.js';
+import { transportFailure, type Transport, type UpstreamResponse } from '../upstream/transport.js';
+import { readSseFrames } from '../upstream/sse-frames.js';
+
+export interface AttemptFailure {
+  attempt: PlannedAttempt;
+  failure: UpstreamFailure;
+}
+
+/** Every planned attempt failed before committing an answer. */
+export class AllAttemptsFailed extends Error {
+  constructor(readonly failures: AttemptFailure[]) {
+    super('every eligible endpoint failed');
+  }
+}
+
+export interface Answer<Events> {
+  attempt: PlannedAttempt;
+  events: Events;
+  /** Failures of earlier attempts, before this one answered. */
+  failures: AttemptFailure[];
+}
+
+type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure: UpstreamFailure };
+
+/**
+ * Runs a plan: tries each attempt in order, fails over on any failure before the answer commits,
+ * and hands back the committed answer. A stream commits on its first content event; a whole reply
+ * commits once it has been read completely.
+ */
+export class Executor {
+  constructor(private readonly transport: Transport, private readonly health: EndpointHealth) {}
+
+  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>> {
+    return this.run(plan, signal, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
+  }
+
+  complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>> {
+    return this.run(plan, signal, (attempt, adapter) => this.tryComplete(request, attempt, adapter, signal));
+  }
+
+  private async run<Events>(
+    plan: Plan,
+    signal: AbortSignal,
+    tryOne: (attempt: PlannedAttempt, adapter: UpstreamAdapter) => Promise<AttemptResult<Events>>,
+  ): Promise<Answer<Events>> {
+    const failures: AttemptFailure[] = [];
+    for (const attempt of plan.attempts) {
+      if (signal.aborted) break;
+      const adapter = adapterFor(attempt.endpoint.provider.api);
+      const result = adapter
+        ? await tryOne(attempt, adapter)
+        : { ok: false as const, failure: unsupportedApi(attempt) };
+      this.health.record(attempt.endpoint.id, result.ok);
+      if (result.ok) return { attempt, events: result.events, failures };
+      failures.push({ attempt, failure: result.failure });
+      if (!result.failure.retryable) break;
+    }
+    throw new AllAttemptsFailed(failures);
+  }
+
+  private async tryComplete(
+    request: CoreRequest,
+    attempt: PlannedAttempt,
+    adapter: UpstreamAdapter,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<CoreEvent[]>> {
+    const sent = await this.send(request, attempt, adapter, signal);
+    if (!sent.ok) return sent;
+    let json: unknown;
+    try {
+      json = await sent.response.body.json();
+    } catch (error) {
+      return { ok: false, failure: { ...transportFailure(error), kind: 'protocol', providerMessage: 'Unreadable reply from the provider' } };
+    }
+    const events = adapter.decodeReply(json);
+    const failed = events.find((event) => event.type === 'error');
+    return failed?.type === 'error' ? { ok: false, failure: failed.failure } : { ok: true, events };
+  }
+
+  private async tryStream(
+    request: CoreRequest,
+    attempt: PlannedAttempt,
+    adapter: UpstreamAdapter,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<AsyncGenerator<CoreEvent>>> {
+    const sent = await this.send(request, attempt, adapter, signal);
+    if (!sent.ok) return sent;
+    const events = decodeStream(adapter, sent.response);
+    const buffered: CoreEvent[] = [];
+    for (;;) {
+      const next = await events.next();
+      if (next.done) break;
+      const event = next.value;
+      if (event.type === 'error') {
+        sent.response.body.destroy();
+        return { ok: false, failure: event.failure };
+      }
+      buffered.push(event);
+      if (isContentEvent(event) || event.type === 'finish') break;
+    }
+    return { ok: true, events: replay(buffered, events) };
+  }
+
+  private async send(
+    request: CoreRequest,
+    attempt: PlannedAttempt,
+    adapter: UpstreamAdapter,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; response: UpstreamResponse } | { ok: false; failure: UpstreamFailure }> {
+    const upstream = adapter.buildRequest(request, attempt);
+    try {
+      const response = await this.transport.send(attempt.endpoint.provider.baseUrl, upstream, signal);
+      if (response.status < 300) return { ok: true, response };
+      const text = await response.body.text().catch(() => '');
+      return { ok: false, failure: adapter.decodeError(response.status, text, response.headers) };
+    } catch (error) {
+      return { ok: false, failure: transportFailure(error) };
+    }
+  }
+}
+
+async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamResponse): AsyncGenerator<CoreEvent> {
+  const decoder = adapter.createStreamDecoder();
+  try {
+    for await (const frame of readSseFrames(response.body)) {
+      const events = decoder.frame(frame.data, frame.event);
+      for (const event of events) {
+        yield event;
+        if (event.type === 'error') return;
+      }
+    }
+  } catch (error) {
+    const failure = transportFailure(error);
+    if (failure.kind === 'timeout') {
+      yield { type: 'error', failure };
+      return;
+    }
+  }
+  yield* decoder.end();
+}
+
+async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
+  yield* buffered;
+  yield* rest;
+}
+
+function unsupportedApi(attempt: PlannedAttempt): UpstreamFailure {
+  return {
+    kind: 'protocol',
+    retryable: true,
+    providerMessage: `No adapter for the ${attempt.endpoint.provider.api} wire format`,
+  };
+}

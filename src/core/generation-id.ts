@@ -1,0 +1,6 @@
+import { randomBytes } from 'node:crypto';
+
+/** A fresh generation id: `gen-` followed by a time prefix and random hex, sortable by creation. */
+export function newGenerationId(now = Date.now()): string {
+  return `gen-${now.toString(36)}${randomBytes(10).toString('hex')}`;
+}

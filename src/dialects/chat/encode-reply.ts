@@ -1,0 +1,60 @@
+import type { CollectedReply } from '../../core/collect.js';
+import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
+import { reasoningDetail } from './reasoning-details.js';
+import { encodeChatUsage } from './usage.js';
+
+/** The `chat.completion` object for a whole reply. */
+export function encodeChatReply(reply: CollectedReply, meta: ReplyMeta, accounting: ReplyAccounting): Record<string, unknown> {
+  return {
+    id: meta.id,
+    object: 'chat.completion',
+    created: meta.created,
+    model: meta.model,
+    provider: meta.provider,
+    choices: [
+      {
+        index: 0,
+        message: encodeMessage(reply),
+        finish_reason: reply.finish ?? 'stop',
+        native_finish_reason: reply.nativeFinish,
+      },
+    ],
+    usage: encodeChatUsage(accounting),
+  };
+}
+
+function encodeMessage(reply: CollectedReply): Record<string, unknown> {
+  const message: Record<string, unknown> = { role: 'assistant', content: messageContent(reply) };
+  const reasoningText = reply.reasoning.filter((entry) => entry.kind !== 'encrypted').map((entry) => entry.text).join('');
+  if (reasoningText) message.reasoning = reasoningText;
+  if (reply.reasoning.length > 0) {
+    message.reasoning_details = reply.reasoning.map((entry) => reasoningDetail(entry.kind, entry.text, entry.index, entry.signature));
+  }
+  if (reply.refusal !== undefined) message.refusal = reply.refusal;
+  if (reply.toolCalls.length > 0) {
+    message.tool_calls = reply.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    }));
+  }
+  if (reply.images.length > 0) {
+    message.images = reply.images.map((image) => ({ type: 'image_url', image_url: { url: image.url }, index: image.index }));
+  }
+  if (reply.audio) {
+    message.audio = {
+      id: reply.audio.id ?? '',
+      data: reply.audio.data,
+      expires_at: reply.audio.expiresAt ?? null,
+      transcript: reply.audio.transcript,
+    };
+  }
+  return message;
+}
+
+/** Text when there is text; "" when the answer is a picture or empty; null for a pure tool call. */
+function messageContent(reply: CollectedReply): string | null {
+  if (reply.hasText) return reply.text;
+  if (reply.toolCalls.length > 0 && reply.images.length === 0) return null;
+  return '';
+}

@@ -1,0 +1,37 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Services } from './services.js';
+import { registerErrorEnvelope } from './error-envelope.js';
+import { registerRootRoute } from './routes/root.js';
+import { registerKeyRoute } from './routes/key.js';
+import { registerGenerationRoute } from './routes/generation.js';
+import { registerChatRoute } from './routes/chat.js';
+
+export const API_PREFIX = '/api/v1';
+
+/** The gateway's HTTP app: every route under /api/v1, errors in the shared envelope. */
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: services.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: services.settings.bodyLimitBytes,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    return503OnClosing: true,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Switchyard', version: '1', description: 'Self-hostable LLM marketplace gateway' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  registerErrorEnvelope(app);
+  await app.register(async (api) => {
+    registerRootRoute(api);
+    registerKeyRoute(api, services);
+    registerGenerationRoute(api, services);
+    registerChatRoute(api, services);
+    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }, { prefix: API_PREFIX });
+  return app;
+}

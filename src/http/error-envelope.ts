@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
+import { validationError } from './validation-message.js';
+
+/** The one place errors become HTTP replies, in the shared envelope of spec 02. */
+export function registerErrorEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');
+    return sendError(reply, gatewayError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new GatewayError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
+}
+
+export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).send(toEnvelope(error));
+}
+
+function toGatewayError(error: FastifyError): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error.validation) return validationError(error.validation);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError('payload_too_large', 'body: larger than the 8 MB limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new GatewayError('invalid_request', 'body: must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new GatewayError('invalid_request', 'body: empty JSON body');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return new GatewayError('invalid_request', 'body: malformed JSON');
+  }
+  return new GatewayError('server', INTERNAL_ERROR_MESSAGE);
+}

@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import type { CoreRequest } from '../../core/request.js';
+import type { KeyContext } from '../../accounts/types.js';
+import type { Hold } from '../../billing/types.js';
+import { estimatePromptTokens } from '../../core/token-estimate.js';
+import { planHoldAmount, planRequest, type RankedPlan } from '../../core/planner/planner.js';
+import type { Services } from '../services.js';
+import { authenticatedKey } from '../auth.js';
+
+/** A routed, funded request, ready for the executor. */
+export interface PreparedInference {
+  generationId: string;
+  key: KeyContext;
+  request: CoreRequest;
+  plan: RankedPlan;
+  hold: Hold;
+  promptTokens: number;
+  startedAt: number;
+}
+
+/**
+ * Plans the request and reserves its credit. A request that cannot be routed or funded throws its
+ * refusal here, before any hold exists, so it is never charged.
+ */
+export async function prepareInference(services: Services, httpRequest: FastifyRequest, request: CoreRequest): Promise<PreparedInference> {
+  const startedAt = Date.now();
+  const key = authenticatedKey(httpRequest);
+  const generationId = httpRequest.generationId ?? '';
+  const promptTokens = estimatePromptTokens(request.messages, request.tools);
+  const outcome = planRequest({
+    catalogue: services.catalogue.current(),
+    state: services.health,
+    request,
+    promptTokens,
+    now: new Date(startedAt),
+  });
+  if (!outcome.ok) throw outcome.error;
+  const hold = await services.ledger.hold({
+    generationId,
+    accountId: key.accountId,
+    workspaceId: key.workspaceId,
+    keyId: key.keyId,
+    amount: planHoldAmount(outcome.plan),
+  });
+  return { generationId, key, request, plan: outcome.plan, hold, promptTokens, startedAt };
+}

@@ -1,0 +1,76 @@
+import type { ServerResponse } from 'node:http';
+import { sseComment } from '../../dialects/shared/sse.js';
+
+/**
+ * The raw response of a committed stream: opens it once with the SSE headers, writes frames with
+ * back-pressure, and sends a keep-alive comment whenever nothing was written for `keepAliveMs`.
+ */
+export class SseSocket {
+  private opened = false;
+  private lastWriteAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly baseHeaders: Record<string, string>,
+    private readonly keepAliveMs: number,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.opened;
+  }
+
+  get isClosed(): boolean {
+    return this.response.destroyed || this.response.writableEnded;
+  }
+
+  /** Starts keep-alives now: the stream opens with a comment if nothing commits in time. */
+  startKeepAlive(): void {
+    this.lastWriteAt = Date.now();
+    this.timer = setInterval(() => {
+      if (Date.now() - this.lastWriteAt >= this.keepAliveMs) void this.write(sseComment('keep-alive'));
+    }, Math.max(10, Math.floor(this.keepAliveMs / 3)));
+    this.timer.unref();
+  }
+
+  open(extraHeaders: Record<string, string> = {}): void {
+    if (this.opened) return;
+    this.opened = true;
+    this.response.writeHead(200, {
+      ...this.baseHeaders,
+      ...extraHeaders,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
+  }
+
+  /** Writes text, opening the stream if needed; resolves once the socket can take more. */
+  async write(text: string): Promise<void> {
+    if (text.length === 0 || this.isClosed) return;
+    this.open();
+    this.lastWriteAt = Date.now();
+    if (this.response.write(text)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        resolve();
+      };
+      this.response.once('drain', done);
+      this.response.once('close', done);
+    });
+  }
+
+  end(text = ''): void {
+    this.stop();
+    if (this.isClosed) return;
+    this.open();
+    this.response.end(text);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

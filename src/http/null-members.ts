@@ -1,0 +1,29 @@
+/** Members whose contents are the caller's own documents (schemas, opaque maps): never rewritten. */
+const OPAQUE_MEMBERS = new Set(['metadata', 'response_format', 'tools', 'logit_bias', 'text', 'state', 'questions']);
+
+/**
+ * An optional member sent as an explicit `null` reads as if it were left out (spec 01). Null members
+ * are removed at the top level, inside top-level option objects (provider, reasoning, …) and inside
+ * each message or input item, before the schema sees the body. Caller documents are left untouched.
+ */
+export function dropNullMembers(body: unknown): unknown {
+  if (!isRecord(body)) return body;
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null) delete body[key];
+    else if (OPAQUE_MEMBERS.has(key)) continue;
+    else if (Array.isArray(value)) value.forEach(dropOwnNulls);
+    else dropOwnNulls(value);
+  }
+  return body;
+}
+
+function dropOwnNulls(value: unknown): void {
+  if (!isRecord(value)) return;
+  for (const key of Object.keys(value)) {
+    if (value[key] === null) delete value[key];
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

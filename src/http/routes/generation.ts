@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import { GatewayError } from '../../core/errors.js';
+import { formatUsd, toUsdNumber } from '../../billing/money.js';
+import type { GenerationRecord } from '../../billing/types.js';
+import type { Services } from '../services.js';
+import { authenticatedKey, requireKey } from '../auth.js';
+
+const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1 }) });
+
+/** `GET /generation?id=` — the recorded generation and its exact cost, for the owning account. */
+export function registerGenerationRoute(app: FastifyInstance, services: Services): void {
+  app.get('/generation', {
+    schema: { summary: 'Read a generation record by id', querystring: GenerationQuery, security: [{ bearer: [] }] },
+    onRequest: requireKey(services.keys, { spending: true }),
+  }, async (request) => {
+    const { id } = request.query as Static<typeof GenerationQuery>;
+    const record = await services.generations.get(id, authenticatedKey(request).accountId);
+    if (!record) throw new GatewayError('not_found', `No generation ${id}`);
+    return { data: renderGeneration(record) };
+  });
+}
+
+/** The public form of a generation record; unreported counts are null, never 0. */
+export function renderGeneration(record: GenerationRecord): Record<string, unknown> {
+  return {
+    id: record.id,
+    model: record.model,
+    provider_name: record.providerName,
+    provider_slug: record.providerSlug,
+    endpoint_id: record.endpointId,
+    upstream_id: record.upstreamId,
+    status: record.status,
+    streamed: record.streamed,
+    finish_reason: record.finishReason,
+    native_finish_reason: record.nativeFinishReason,
+    error: record.errorCode === null ? null : { code: record.errorCode, message: record.errorMessage },
+    tokens_prompt: record.promptTokens ?? null,
+    tokens_completion: record.completionTokens ?? null,
+    tokens_cached: record.cachedTokens ?? null,
+    tokens_cache_write: record.cacheWriteTokens ?? null,
+    tokens_reasoning: record.reasoningTokens ?? null,
+    estimated_prompt_tokens: record.estimatedPromptTokens,
+    total_cost: toUsdNumber(record.cost),
+    cost_usd: formatUsd(record.cost),
+    cost_lines: record.costLines.map((line) => ({
+      key: line.key,
+      quantity: line.quantity,
+      amount_usd: line.amount === null ? null : formatUsd(line.amount),
+    })),
+    created_at: record.createdAt.toISOString(),
+    latency_ms: record.latencyMs,
+    generation_time_ms: record.generationMs,
+    app_title: record.appTitle,
+    app_referer: record.appReferer,
+    metadata: record.metadata,
+  };
+}

@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { KeyDirectory } from '../accounts/types.js';
+import type { GenerationReader, Ledger } from '../billing/types.js';
+import type { CatalogueSource } from '../catalogue/source.js';
+import type { Executor } from '../core/executor.js';
+import type { EndpointHealth } from '../stats/endpoint-health.js';
+
+/** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
+export interface Services {
+  catalogue: CatalogueSource;
+  keys: KeyDirectory;
+  ledger: Ledger;
+  generations: GenerationReader;
+  executor: Executor;
+  health: EndpointHealth;
+  logger: Logger;
+  settings: HttpSettings;
+}
+
+export interface HttpSettings {
+  /** Interval of keep-alive comments while a stream is silent (spec: about 15 s). */
+  keepAliveMs: number;
+  /** Largest accepted request body in bytes. */
+  bodyLimitBytes: number;
+}
+
+export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
+  keepAliveMs: 15_000,
+  bodyLimitBytes: 8 * 1024 * 1024,
+};

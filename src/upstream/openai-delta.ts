@@ -1,0 +1,54 @@
+import type { CoreEvent } from '../core/events.js';
+import type { BlockTracker } from './block-tracker.js';
+import { arrayOf, countOf, isObject, objectOf, stringOf, type JsonObject } from './json-guards.js';
+
+/**
+ * Applies one OpenAI-compatible `delta` (stream) or `message` (whole reply) to the block tracker.
+ * Both shapes carry the same members; a whole message is simply one big delta.
+ */
+export function applyOpenAiDelta(delta: JsonObject, blocks: BlockTracker, out: CoreEvent[]): void {
+  const reasoning = stringOf(delta.reasoning) ?? stringOf(delta.reasoning_content);
+  const details = arrayOf(delta.reasoning_details);
+  if (details.length > 0) applyReasoningDetails(details, blocks, out);
+  else if (reasoning) blocks.reasoning('text', reasoning, out);
+
+  const content = stringOf(delta.content);
+  if (content) blocks.text(content, out);
+  const refusal = stringOf(delta.refusal);
+  if (refusal) blocks.refusal(refusal, out);
+
+  arrayOf(delta.tool_calls).forEach((call, position) => {
+    if (isObject(call)) applyToolCall(call, position, blocks, out);
+  });
+}
+
+function applyReasoningDetails(details: unknown[], blocks: BlockTracker, out: CoreEvent[]): void {
+  for (const detail of details) {
+    if (!isObject(detail)) continue;
+    const signature = stringOf(detail.signature);
+    switch (detail.type) {
+      case 'reasoning.text':
+        blocks.reasoning('text', stringOf(detail.text) ?? '', out, signature);
+        break;
+      case 'reasoning.summary':
+        blocks.reasoning('summary', stringOf(detail.summary) ?? '', out);
+        break;
+      case 'reasoning.encrypted':
+        blocks.reasoning('encrypted', stringOf(detail.data) ?? '', out);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function applyToolCall(call: JsonObject, position: number, blocks: BlockTracker, out: CoreEvent[]): void {
+  const toolIndex = countOf(call.index) ?? position;
+  const fn = objectOf(call.function);
+  if (!blocks.hasTool(toolIndex)) {
+    const id = stringOf(call.id) ?? `call_${toolIndex}`;
+    blocks.toolStart(toolIndex, id, stringOf(fn?.name) ?? '', out);
+  }
+  const args = stringOf(fn?.arguments);
+  if (args) blocks.toolArgs(toolIndex, args, out);
+}

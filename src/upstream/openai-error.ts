@@ -1,0 +1,34 @@
+import type { UpstreamFailure } from '../core/events.js';
+import { isObject, parseJson, stringOf, type JsonObject } from './json-guards.js';
+
+/** Reads `{message, code, type}` of an OpenAI-style error object. */
+export function readOpenAiError(error: JsonObject): Pick<UpstreamFailure, 'providerMessage' | 'providerCode' | 'status'> {
+  const code = error.code;
+  const read: Pick<UpstreamFailure, 'providerMessage' | 'providerCode' | 'status'> = {};
+  const message = stringOf(error.message);
+  if (message) read.providerMessage = message;
+  if (typeof code === 'string') read.providerCode = code;
+  if (typeof code === 'number') {
+    read.providerCode = String(code);
+    if (code >= 400 && code < 600) read.status = code;
+  }
+  return read;
+}
+
+/** A failure from an HTTP error status and the body that came with it. */
+export function decodeOpenAiHttpError(status: number, bodyText: string, headers: Record<string, string>): UpstreamFailure {
+  const body = parseJson(bodyText);
+  const error = isObject(body) && isObject(body.error) ? body.error : isObject(body) ? body : undefined;
+  const read = error ? readOpenAiError(error) : {};
+  const failure: UpstreamFailure = {
+    kind: 'http',
+    status,
+    retryable: status !== 413,
+    providerMessage: read.providerMessage ?? (bodyText.slice(0, 200) || `HTTP ${status}`),
+    raw: bodyText,
+  };
+  if (read.providerCode) failure.providerCode = read.providerCode;
+  const retryAfter = headers['retry-after'];
+  if (retryAfter) failure.retryAfter = retryAfter;
+  return failure;
+}

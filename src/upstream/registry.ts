@@ -1,0 +1,12 @@
+import type { UpstreamApi } from '../catalogue/types.js';
+import type { UpstreamAdapter } from './types.js';
+import { openAiAdapter } from './openai.js';
+
+const ADAPTERS: Partial<Record<UpstreamApi, UpstreamAdapter>> = {
+  openai: openAiAdapter,
+};
+
+/** The adapter for a provider's wire format, or undefined when this build has none. */
+export function adapterFor(api: UpstreamApi): UpstreamAdapter | undefined {
+  return ADAPTERS[api];
+}

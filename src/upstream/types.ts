@@ -1,0 +1,26 @@
+import type { CoreEvent, UpstreamFailure } from '../core/events.js';
+import type { CoreRequest } from '../core/request.js';
+import type { PlannedAttempt } from '../core/plan.js';
+
+export interface UpstreamRequest {
+  /** Path appended to the provider's base URL, e.g. `/chat/completions`. */
+  path: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+/** Turns one provider's streamed frames into core events; stateful, one per attempt. */
+export interface StreamDecoder {
+  /** One SSE frame's data (and event name when there is one). */
+  frame(data: string, event?: string): CoreEvent[];
+  /** The upstream stream ended; returns the closing events, or an `incomplete` error when unfinished. */
+  end(): CoreEvent[];
+}
+
+/** A wire format: pure translation between the core and one provider API; no I/O. */
+export interface UpstreamAdapter {
+  buildRequest(request: CoreRequest, attempt: PlannedAttempt): UpstreamRequest;
+  createStreamDecoder(): StreamDecoder;
+  decodeReply(json: unknown): CoreEvent[];
+  decodeError(status: number, bodyText: string, headers: Record<string, string>): UpstreamFailure;
+}
