@@ -1,0 +1,75 @@
+import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SimBehaviour } from './behaviour.js';
+import { resolveBehaviour } from './behaviour.js';
+import { buildStreamFrames } from './chat-chunks.js';
+import { chatCompletionBody } from './chat-completion.js';
+import { sendError, sendJson } from './json-reply.js';
+import { isRecord, lastUserText, messageList } from './message-text.js';
+import type { ReplyMeta } from './reply-meta.js';
+import type { ReplyPlan } from './reply-plan.js';
+import { planReply } from './reply-plan.js';
+import { scriptStream } from './stream-script.js';
+import { writeStream } from './stream-writer.js';
+
+/** A request body as read: parsed JSON, or a marker that it did not parse. */
+export type ParsedBody = { ok: true; value: unknown } | { ok: false };
+
+const UNPARSABLE = 'We could not parse the JSON body of your request.';
+
+/** Streams carry a usage chunk only when asked, as OpenAI's do. */
+function streamWantsUsage(body: Record<string, unknown>, behaviour: SimBehaviour): boolean {
+  return behaviour.usage && isRecord(body.stream_options) && body.stream_options.include_usage === true;
+}
+
+/**
+ * Non-streamed replies wait the time to first token plus the generation time at `tps`.
+ * Stream-only failures have non-streamed counterparts: a dropped connection, a 500, a non-JSON body.
+ */
+async function replyWhole(res: ServerResponse, plan: ReplyPlan, meta: ReplyMeta, behaviour: SimBehaviour): Promise<void> {
+  const generationMs = behaviour.tps ? (plan.completionTokens * 1000) / behaviour.tps : 0;
+  const delay = (behaviour.ttftMs ?? 0) + generationMs;
+  if (delay > 0) await sleep(delay);
+  if (res.destroyed) return;
+  if (behaviour.disconnectAfter !== undefined) {
+    res.destroy();
+  } else if (behaviour.failAfter !== undefined) {
+    sendError(res, 500, 'simulated failure 500');
+  } else if (behaviour.malformedAfter !== undefined) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"id": "chatcmpl-broken", "choices": [');
+  } else {
+    sendJson(res, 200, chatCompletionBody(plan, meta, behaviour.usage));
+  }
+}
+
+async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status: number): Promise<void> {
+  if (behaviour.ttftMs) await sleep(behaviour.ttftMs);
+  if (res.destroyed) return;
+  const headers: Record<string, string> = behaviour.retryAfter === undefined ? {} : { 'retry-after': behaviour.retryAfter };
+  sendError(res, status, `simulated failure ${status}`, { headers });
+}
+
+/** `POST /v1/chat/completions`: behaviours from the model name and the last user message. */
+export async function handleChat(res: ServerResponse, parsed: ParsedBody, sequence: number): Promise<void> {
+  if (!parsed.ok || !isRecord(parsed.value)) return sendError(res, 400, UNPARSABLE);
+  const body = parsed.value;
+  const model = body.model;
+  if (typeof model !== 'string' || model === '') {
+    return sendError(res, 400, 'you must provide a model parameter', { param: 'model' });
+  }
+  const resolved = resolveBehaviour(model, lastUserText(messageList(body)));
+  if (!resolved.ok) return sendError(res, 400, resolved.problem, { param: 'model', code: 'invalid_simulator_behaviour' });
+  const behaviour = resolved.behaviour;
+  const refused = behaviour.refuseParam;
+  if (refused !== undefined && Object.hasOwn(body, refused)) {
+    const message = `Unsupported parameter: '${refused}' is not supported with this model.`;
+    return sendError(res, 400, message, { param: refused, code: 'unsupported_parameter' });
+  }
+  if (behaviour.errorStatus !== undefined) return replyFailure(res, behaviour, behaviour.errorStatus);
+  const plan = planReply({ body, behaviour, toolCallId: `call_sim${sequence}` });
+  const meta: ReplyMeta = { id: `chatcmpl-sim${sequence}`, created: Math.floor(Date.now() / 1000), model };
+  if (body.stream !== true) return replyWhole(res, plan, meta, behaviour);
+  const frames = buildStreamFrames(plan, meta, streamWantsUsage(body, behaviour));
+  return writeStream(res, scriptStream(frames, behaviour), behaviour);
+}

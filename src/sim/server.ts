@@ -1,0 +1,128 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ParsedBody } from './chat-route.js';
+import { handleChat } from './chat-route.js';
+import { sendError, sendJson } from './json-reply.js';
+import { modelListBody } from './model-list.js';
+import type { RecordedRequest } from './request-log.js';
+import { RequestLog } from './request-log.js';
+
+export type { RecordedRequest } from './request-log.js';
+
+export interface SimulatorOptions {
+  /** 0 = ephemeral. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface RunningSimulator {
+  /** e.g. http://127.0.0.1:9101 (no trailing slash, no /v1). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  requests(): RecordedRequest[];
+  clearRequests(): void;
+}
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(buffer);
+  }
+  return chunks.length === 1 ? (chunks[0] ?? Buffer.alloc(0)).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBody(text: string): ParsedBody {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+interface SimState {
+  log: RequestLog;
+  sequence: number;
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, state: SimState): Promise<void> {
+  const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+  const method = req.method ?? 'GET';
+  if (path === '/_sim/requests' && method === 'GET') return sendJson(res, 200, state.log.list());
+  if (path === '/_sim/requests' && method === 'DELETE') {
+    state.log.clear();
+    res.writeHead(204).end();
+    return;
+  }
+  const text = method === 'GET' || method === 'HEAD' ? '' : await readBody(req);
+  const parsed = text === '' ? undefined : parseBody(text);
+  const body = parsed === undefined ? null : parsed.ok ? parsed.value : text;
+  state.log.add({ path, headers: flatHeaders(req), body, receivedAt: Date.now() });
+  if (path === '/v1/chat/completions' && method === 'POST') {
+    state.sequence += 1;
+    return handleChat(res, parsed ?? { ok: false }, state.sequence);
+  }
+  if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelListBody());
+  sendError(res, 404, `Invalid URL (${method} ${path})`);
+}
+
+function onFailure(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (error instanceof BodyTooLarge) sendError(res, 413, 'Request body too large');
+  else sendError(res, 500, error instanceof Error ? error.message : 'simulator failure');
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Starts the provider simulator: an OpenAI-compatible chat server with scripted behaviours. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const host = options.host ?? '127.0.0.1';
+  const state: SimState = { log: new RequestLog(), sequence: 0 };
+  const server = createServer((req, res) => {
+    route(req, res, state).catch((error: unknown) => onFailure(res, error));
+  });
+  // Longer than common client pools keep idle sockets, so clients never reuse a closing one.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const port = await listen(server, options.port ?? 0, host);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    requests: () => state.log.list(),
+    clearRequests: () => state.log.clear(),
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    }),
+  };
+}
