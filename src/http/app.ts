@@ -1,7 +1,8 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Services } from './services.js';
 import { registerErrorEnvelope } from './error-envelope.js';
+import { registerDrain } from './drain.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
@@ -13,10 +14,10 @@ export const API_PREFIX = '/api/v1';
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: services.settings.bodyLimitBytes,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
-    return503OnClosing: true,
+    return503OnClosing: false,
   });
   await app.register(swagger, {
     openapi: {
@@ -26,6 +27,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     },
   });
   registerErrorEnvelope(app);
+  registerDrain(app);
   await app.register(async (api) => {
     registerRootRoute(api);
     registerKeyRoute(api, services);

@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { createKeyDirectory } from '../accounts/key-directory.js';
+import { createLedger } from '../billing/ledger.js';
+import { createGenerationReader } from '../billing/generations.js';
+import { CatalogueStore } from '../catalogue/catalogue-store.js';
+import { loadCatalogueFile, parseCatalogueText } from '../catalogue/loader.js';
+import { formatProblem } from '../catalogue/problem-list.js';
+import { watchCatalogue } from '../catalogue/watcher.js';
+import { demoCatalogueYaml } from '../catalogue/demo.js';
+import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
+import { Executor } from '../core/executor.js';
+import { buildApp } from '../http/app.js';
+import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type Services } from '../http/services.js';
+import { startSimulator, type RunningSimulator } from '../sim/server.js';
+import { MemoryEndpointHealth } from '../stats/endpoint-health.js';
+import { openStore } from '../store/store.js';
+import { Transport } from '../upstream/transport.js';
+import { ensureDemoKey } from './demo.js';
+import { startHoldReconciler } from './hold-reconciler.js';
+
+export interface GatewayOptions {
+  /** Catalogue YAML; without one the embedded demo runs (bundled simulator, demo account). */
+  configPath?: string;
+  host?: string;
+  port?: number;
+  databaseUrl?: string;
+  /** Where the demo key is written (demo mode only). */
+  demoKeyFile?: string;
+  logger?: Logger;
+  settings?: Partial<HttpSettings>;
+  /** Reload the catalogue when its file changes (default true). */
+  watch?: boolean;
+}
+
+export interface RunningGateway {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  /** The demo account's key, in demo mode. */
+  demoKey?: { key: string; created: boolean };
+  simulator?: RunningSimulator;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/switchyard.db';
+
+/** Builds every service, opens the store, loads the catalogue and starts listening. */
+export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
+  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const simulator = options.configPath ? undefined : await startSimulator({ port: 0 });
+  const loaded = options.configPath
+    ? await loadCatalogueFile(options.configPath)
+    : parseCatalogueText(demoCatalogueYaml(simulator?.url ?? ''), 'demo catalogue');
+  const catalogue = new CatalogueStore(requireCatalogue(loaded, options.configPath ?? 'demo catalogue'));
+  const store = await openStore(options.databaseUrl ?? DEFAULT_DATABASE_URL);
+  const keys = createKeyDirectory(store);
+  const ledger = createLedger(store);
+  const transport = new Transport();
+  const health = new MemoryEndpointHealth();
+  const services: Services = {
+    catalogue,
+    keys,
+    ledger,
+    generations: createGenerationReader(store),
+    executor: new Executor(transport, health),
+    health,
+    logger,
+    settings: { ...DEFAULT_HTTP_SETTINGS, ...options.settings },
+  };
+  const demoKey = simulator ? await ensureDemoKey(store, keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
+  const stopReconciler = await startHoldReconciler(ledger, logger);
+  const stopWatching = options.configPath && options.watch !== false
+    ? watchCatalogue(options.configPath, catalogue, { info: (m) => logger.info(m), error: (m) => logger.error(m) })
+    : () => undefined;
+  const app = await buildApp(services);
+  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8080 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port ?? 8080;
+  const running: RunningGateway = {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    app,
+    services,
+    async close() {
+      stopWatching();
+      stopReconciler();
+      await app.close();
+      await transport.close();
+      await store.close();
+      await simulator?.close();
+    },
+  };
+  if (demoKey) running.demoKey = demoKey;
+  if (simulator) running.simulator = simulator;
+  return running;
+}
+
+function requireCatalogue(result: CatalogueResult, origin: string) {
+  if (result.ok) return result.catalogue;
+  throw new Error(`${origin} has problems:\n${result.problems.map(formatProblem).join('\n')}`);
+}
