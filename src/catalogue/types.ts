@@ -52,7 +52,7 @@ export interface PriceOverride {
 
 export interface EndpointPricing {
   prices: PriceTable;
-  /** Fraction taken off list, as written ("0" when absent). */
+  /** Fraction taken off list as an exact decimal, normalised ("0.10" → "0.1"; "0" when absent). */
   discount: string;
   overrides: PriceOverride[];
 }

@@ -14,7 +14,7 @@ import { buildApp } from '../http/app.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type Services } from '../http/services.js';
 import { startSimulator, type RunningSimulator } from '../sim/server.js';
 import { MemoryEndpointHealth } from '../stats/endpoint-health.js';
-import { openStore } from '../store/store.js';
+import { openStore, type Store } from '../store/store.js';
 import { Transport } from '../upstream/transport.js';
 import { ensureDemoKey } from './demo.js';
 import { startHoldReconciler } from './hold-reconciler.js';
@@ -40,6 +40,7 @@ export interface RunningGateway {
   /** The demo account's key, in demo mode. */
   demoKey?: { key: string; created: boolean };
   simulator?: RunningSimulator;
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -81,6 +82,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     app,
     services,
+    store,
     async close() {
       stopWatching();
       stopReconciler();

@@ -1,0 +1,51 @@
+import { buildCatalogue, type ModelDraft } from './index-builder.js';
+import { MappingReader } from './mapping-reader.js';
+import { readModel } from './model-schema.js';
+import { ProblemList } from './problem-list.js';
+import { readProvider } from './provider-schema.js';
+import type { Catalogue, CatalogueProblem, ProviderEntry } from './types.js';
+
+export type CatalogueResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
+
+const ROOT_FIELDS = ['providers', 'models'];
+
+/**
+ * Validates a parsed catalogue document and indexes it. Every problem is collected with its
+ * path; any problem at all means nothing loads.
+ */
+export function validateCatalogue(document: unknown, loadedAt: number = Date.now()): CatalogueResult {
+  const problems = new ProblemList();
+  const root = MappingReader.open(document, '', problems, ROOT_FIELDS);
+  if (!root) return { ok: false, problems: problems.items };
+  const providers = readProviders(root, problems);
+  const bySlug = new Map(providers.filter((provider) => provider.slug !== '').map((provider) => [provider.slug, provider]));
+  const models = readModels(root, bySlug, problems);
+  if (problems.size > 0) return { ok: false, problems: problems.items };
+  return { ok: true, catalogue: buildCatalogue(providers, models, loadedAt) };
+}
+
+function readProviders(root: MappingReader, problems: ProblemList): ProviderEntry[] {
+  const providers: ProviderEntry[] = [];
+  const seen = new Set<string>();
+  for (const item of root.list('providers')) {
+    const provider = readProvider(item.value, item.path, problems);
+    if (!provider) continue;
+    if (provider.slug !== '' && seen.has(provider.slug)) problems.add(`${item.path}.slug`, `duplicate provider "${provider.slug}"`);
+    seen.add(provider.slug);
+    providers.push(provider);
+  }
+  return providers;
+}
+
+function readModels(root: MappingReader, providers: ReadonlyMap<string, ProviderEntry>, problems: ProblemList): ModelDraft[] {
+  const models: ModelDraft[] = [];
+  const seen = new Set<string>();
+  for (const item of root.list('models')) {
+    const model = readModel(item.value, item.path, providers, problems);
+    if (!model) continue;
+    if (model.id !== '' && seen.has(model.id)) problems.add(`${item.path}.id`, `duplicate model "${model.id}"`);
+    seen.add(model.id);
+    models.push(model);
+  }
+  return models;
+}

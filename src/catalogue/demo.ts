@@ -1,0 +1,71 @@
+import { stringify } from 'yaml';
+
+const CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format'];
+
+/**
+ * The catalogue of the embedded demo: two providers served by the bundled simulator and two
+ * models. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
+ */
+export function demoCatalogueYaml(simulatorBaseUrl: string): string {
+  const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;
+  const document = {
+    providers: [demoProvider('sim-alpha', 'Sim Alpha', baseUrl, ['US']), demoProvider('sim-beta', 'Sim Beta', baseUrl, ['DE'])],
+    models: [
+      {
+        id: 'switchyard/demo-chat',
+        name: 'Switchyard: Demo Chat',
+        created: '2025-06-01',
+        family: 'switchyard-demo',
+        description: 'A demo chat model answered by the bundled provider simulator.',
+        tags: ['demo'],
+        endpoints: [
+          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=400', prompt: '0.0000005', completion: '0.0000015' }),
+          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tps=200', prompt: '0.0000008', completion: '0.000002' }),
+        ],
+      },
+      {
+        id: 'switchyard/demo-fast',
+        name: 'Switchyard: Demo Fast',
+        created: '2025-06-15',
+        family: 'switchyard-demo',
+        description: 'A small, fast demo model answered by the bundled provider simulator.',
+        tags: ['demo'],
+        endpoints: [demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=2000;ttft=20', prompt: '0.0000001', completion: '0.0000004' })],
+      },
+    ],
+  };
+  return `# Demo catalogue: every provider is the bundled simulator.\n${stringify(document, { aliasDuplicateObjects: false })}`;
+}
+
+function demoProvider(slug: string, name: string, baseUrl: string, datacenters: string[]): Record<string, unknown> {
+  return {
+    slug,
+    name,
+    api: 'openai',
+    base_url: baseUrl,
+    data_policy: { training: false, retention_days: 0 },
+    compliance: { zdr: true, hipaa: false },
+    datacenters,
+  };
+}
+
+interface DemoEndpoint {
+  provider: string;
+  upstream: string;
+  prompt: string;
+  completion: string;
+}
+
+function demoEndpoint(endpoint: DemoEndpoint): Record<string, unknown> {
+  return {
+    provider: endpoint.provider,
+    upstream_model: endpoint.upstream,
+    quantization: 'fp8',
+    context_length: 131072,
+    max_completion_tokens: 16384,
+    input_modalities: ['text'],
+    output_modalities: ['text'],
+    supported_parameters: CHAT_PARAMETERS,
+    pricing: { prompt: endpoint.prompt, completion: endpoint.completion },
+  };
+}

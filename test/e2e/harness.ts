@@ -1,0 +1,105 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { pino } from 'pino';
+import { stringify } from 'yaml';
+import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
+import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
+import { createAccount } from '../../src/accounts/accounts.js';
+import type { HttpSettings } from '../../src/http/services.js';
+
+export interface EndpointSpec {
+  provider: string;
+  upstream_model: string;
+  context_length?: number;
+  max_completion_tokens?: number;
+  supported_parameters?: string[];
+  pricing?: Record<string, string>;
+  [member: string]: unknown;
+}
+
+export interface ModelSpec {
+  id: string;
+  endpoints: EndpointSpec[];
+  [member: string]: unknown;
+}
+
+export interface HarnessOptions {
+  /** Models of the test catalogue; providers `sim-a`, `sim-b`, `sim-c` all point at one simulator. */
+  models: ModelSpec[];
+  /** Credits of the test account, USD decimal string (default "10"). */
+  credits?: string;
+  settings?: Partial<HttpSettings>;
+}
+
+export interface Harness {
+  gateway: RunningGateway;
+  sim: RunningSimulator;
+  /** `http://127.0.0.1:PORT/api/v1` */
+  baseUrl: string;
+  key: string;
+  accountId: string;
+  configPath: string;
+  client: OpenAI;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice'];
+
+export const PROVIDER_NAMES: Record<string, string> = { 'sim-a': 'Sim A', 'sim-b': 'Sim B', 'sim-c': 'Sim C' };
+
+/** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`. */
+export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
+  const providers = Object.entries(PROVIDER_NAMES).map(([slug, name]) => ({
+    slug,
+    name,
+    api: 'openai',
+    base_url: `${simUrl}/v1`,
+    data_policy: { training: false, retention_days: 0 },
+    compliance: { zdr: true, hipaa: false },
+    datacenters: ['US'],
+  }));
+  const fullModels = models.map((model) => ({
+    name: model.id,
+    created: '2025-06-01',
+    ...model,
+    endpoints: model.endpoints.map((endpoint) => ({
+      context_length: 32768,
+      supported_parameters: DEFAULT_PARAMETERS,
+      pricing: { prompt: '0.000001', completion: '0.000002' },
+      ...endpoint,
+    })),
+  }));
+  return stringify({ providers, models: fullModels });
+}
+
+/** A gateway on an ephemeral port over in-memory SQLite, a simulator, and a funded account. */
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const sim = await startSimulator({ port: 0 });
+  const dir = await mkdtemp(join(tmpdir(), 'switchyard-e2e-'));
+  const configPath = join(dir, 'catalogue.yaml');
+  await writeFile(configPath, catalogueYaml(sim.url, options.models));
+  const gateway = await startGateway({
+    configPath,
+    port: 0,
+    databaseUrl: 'sqlite::memory:',
+    logger: pino({ level: 'silent' }),
+    settings: options.settings ?? {},
+  });
+  const account = await createAccount(gateway.store, { name: 'e2e', creditsUsd: options.credits ?? '10' });
+  const baseUrl = `${gateway.url}/api/v1`;
+  return {
+    gateway,
+    sim,
+    baseUrl,
+    key: account.key,
+    accountId: account.accountId,
+    configPath,
+    client: new OpenAI({ baseURL: baseUrl, apiKey: account.key, maxRetries: 0 }),
+    async close() {
+      await gateway.close();
+      await sim.close();
+    },
+  };
+}

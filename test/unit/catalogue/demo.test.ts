@@ -1,0 +1,34 @@
+import { describe, expect, test } from 'vitest';
+import { demoCatalogueYaml } from '../../../src/catalogue/demo.js';
+import { parseCatalogueText } from '../../../src/catalogue/loader.js';
+
+describe('demo catalogue', () => {
+  const result = parseCatalogueText(demoCatalogueYaml('http://127.0.0.1:43210/'), 'demo');
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  const { catalogue } = result;
+
+  test('is valid and points every provider at the simulator over the openai wire', () => {
+    expect([...catalogue.providers.values()].map((p) => [p.slug, p.name, p.api, p.baseUrl])).toEqual([
+      ['sim-alpha', 'Sim Alpha', 'openai', 'http://127.0.0.1:43210/v1'],
+      ['sim-beta', 'Sim Beta', 'openai', 'http://127.0.0.1:43210/v1'],
+    ]);
+  });
+
+  test('demo-chat has two endpoints, alpha the cheaper, both taking the common chat parameters', () => {
+    const endpoints = catalogue.models.get('switchyard/demo-chat')?.endpoints ?? [];
+    expect(endpoints.map((e) => e.id)).toEqual(['sim-alpha/switchyard/demo-chat', 'sim-beta/switchyard/demo-chat']);
+    const [alpha, beta] = endpoints;
+    expect((alpha?.pricing.prices.prompt?.units ?? 0n) < (beta?.pricing.prices.prompt?.units ?? 0n)).toBe(true);
+    for (const endpoint of endpoints) {
+      for (const parameter of ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format']) {
+        expect(endpoint.supportedParameters.has(parameter)).toBe(true);
+      }
+    }
+  });
+
+  test('demo-fast has one endpoint whose upstream name selects simulator behaviours', () => {
+    const endpoints = catalogue.models.get('switchyard/demo-fast')?.endpoints ?? [];
+    expect(endpoints).toHaveLength(1);
+    expect(endpoints[0]?.upstreamModel).toMatch(/^chat(;[a-z_]+=\w+)*$/);
+  });
+});
