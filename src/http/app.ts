@@ -29,7 +29,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerErrorEnvelope(app);
   registerDrain(app);
   await app.register(async (api) => {
-    registerRootRoute(api);
+    registerRootRoute(api, services);
     registerKeyRoute(api, services);
     registerGenerationRoute(api, services);
     registerChatRoute(api, services);

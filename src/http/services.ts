@@ -4,6 +4,7 @@ import type { GenerationReader, Ledger } from '../billing/types.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { Executor } from '../core/executor.js';
 import type { EndpointHealth } from '../stats/endpoint-health.js';
+import type { RateLimiters } from './rate-limit.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
 export interface Services {
@@ -14,6 +15,7 @@ export interface Services {
   executor: Executor;
   health: EndpointHealth;
   logger: Logger;
+  limiters: RateLimiters;
   settings: HttpSettings;
 }
 
@@ -22,9 +24,12 @@ export interface HttpSettings {
   keepAliveMs: number;
   /** Largest accepted request body in bytes. */
   bodyLimitBytes: number;
+  /** Requests per minute per key (authenticated) and per address (unauthenticated). */
+  rateLimits: { perKeyPerMinute: number; perAddressPerMinute: number };
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   keepAliveMs: 15_000,
   bodyLimitBytes: 8 * 1024 * 1024,
+  rateLimits: { perKeyPerMinute: 600, perAddressPerMinute: 120 },
 };

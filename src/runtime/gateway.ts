@@ -17,6 +17,7 @@ import { MemoryEndpointHealth } from '../stats/endpoint-health.js';
 import { openStore, type Store } from '../store/store.js';
 import { Transport } from '../upstream/transport.js';
 import { ensureDemoKey } from './demo.js';
+import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
 import { startHoldReconciler } from './hold-reconciler.js';
 
 export interface GatewayOptions {
@@ -59,6 +60,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const ledger = createLedger(store);
   const transport = new Transport();
   const health = new MemoryEndpointHealth();
+  const settings = { ...DEFAULT_HTTP_SETTINGS, ...options.settings };
   const services: Services = {
     catalogue,
     keys,
@@ -67,7 +69,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     executor: new Executor(transport, health),
     health,
     logger,
-    settings: { ...DEFAULT_HTTP_SETTINGS, ...options.settings },
+    limiters: {
+      perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),
+      perAddress: new SlidingWindowLimiter(settings.rateLimits.perAddressPerMinute),
+    },
+    settings,
   };
   const demoKey = simulator ? await ensureDemoKey(store, keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
   const stopReconciler = await startHoldReconciler(ledger, logger);

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
+import { rateLimit } from '../rate-limit.js';
 import { prepareInference } from '../inference/prepare.js';
 import { runComplete } from '../inference/run-complete.js';
 import { runStream } from '../inference/run-stream.js';
@@ -26,7 +27,7 @@ export interface InferenceRouteOptions<Body> {
 export function inferenceRoute<Body>(app: FastifyInstance, services: Services, options: InferenceRouteOptions<Body>): void {
   app.post(options.url, {
     schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
-    onRequest: [assignGenerationId, requireKey(services.keys, { spending: true })],
+    onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
     preValidation: async (request) => {
       dropNullMembers(request.body);
     },

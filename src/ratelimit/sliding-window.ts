@@ -1,0 +1,70 @@
+/**
+ * A sliding-window request counter per identity, in memory: the current fixed window's count plus
+ * the previous window's count weighted by how much of it still overlaps the sliding window.
+ * O(1) memory per identity; identities idle for two windows are swept.
+ */
+export interface WindowVerdict {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when a slot frees up at the latest. */
+  resetAt: number;
+  /** Seconds to wait before retrying, when refused. */
+  retryAfter: number;
+}
+
+interface Counter {
+  windowStart: number;
+  current: number;
+  previous: number;
+}
+
+export class SlidingWindowLimiter {
+  private readonly counters = new Map<string, Counter>();
+  private lastSweep = 0;
+
+  constructor(
+    readonly limit: number,
+    private readonly windowMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one request for `identity` unless it would exceed the limit. */
+  take(identity: string): WindowVerdict {
+    const at = this.now();
+    this.sweep(at);
+    const counter = this.roll(identity, at);
+    const overlap = 1 - (at - counter.windowStart) / this.windowMs;
+    const used = Math.floor(counter.previous * overlap) + counter.current;
+    const resetAt = Math.ceil((counter.windowStart + this.windowMs) / 1000);
+    if (used >= this.limit) {
+      return { allowed: false, limit: this.limit, remaining: 0, resetAt, retryAfter: Math.max(1, resetAt - Math.floor(at / 1000)) };
+    }
+    counter.current += 1;
+    return { allowed: true, limit: this.limit, remaining: Math.max(0, this.limit - used - 1), resetAt, retryAfter: 0 };
+  }
+
+  private roll(identity: string, at: number): Counter {
+    const windowStart = at - (at % this.windowMs);
+    const counter = this.counters.get(identity);
+    if (!counter) {
+      const fresh = { windowStart, current: 0, previous: 0 };
+      this.counters.set(identity, fresh);
+      return fresh;
+    }
+    if (counter.windowStart !== windowStart) {
+      counter.previous = windowStart - counter.windowStart === this.windowMs ? counter.current : 0;
+      counter.current = 0;
+      counter.windowStart = windowStart;
+    }
+    return counter;
+  }
+
+  private sweep(at: number): void {
+    if (at - this.lastSweep < this.windowMs) return;
+    this.lastSweep = at;
+    for (const [identity, counter] of this.counters) {
+      if (at - counter.windowStart >= 2 * this.windowMs) this.counters.delete(identity);
+    }
+  }
+}
