@@ -3,8 +3,8 @@ import { stringify } from 'yaml';
 const CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format'];
 
 /**
- * The catalogue of the embedded demo: two providers served by the bundled simulator and two
- * models. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
+ * The catalogue of the embedded demo: two providers served by the bundled simulator and three
+ * models, one of them reasoning. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
  */
 export function demoCatalogueYaml(simulatorBaseUrl: string): string {
   const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;
@@ -31,6 +31,21 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
         description: 'A small, fast demo model answered by the bundled provider simulator.',
         tags: ['demo'],
         endpoints: [demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=2000;ttft=20', prompt: '0.0000001', completion: '0.0000004' })],
+      },
+      {
+        id: 'switchyard/demo-think',
+        name: 'Switchyard: Demo Think',
+        created: '2025-07-01',
+        family: 'switchyard-demo',
+        description: 'A demo reasoning model that thinks before it answers, answered by the bundled provider simulator.',
+        tags: ['demo', 'reasoning'],
+        endpoints: [
+          {
+            ...demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;reasoning=24', prompt: '0.000001', completion: '0.000004' }),
+            supported_parameters: [...CHAT_PARAMETERS, 'reasoning', 'reasoning_effort'],
+            reasoning: { supported_efforts: ['high', 'medium', 'low'] },
+          },
+        ],
       },
     ],
   };

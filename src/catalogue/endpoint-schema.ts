@@ -1,10 +1,14 @@
+import { readInputContainers, readInputSources } from './input-declarations-schema.js';
 import { MappingReader } from './mapping-reader.js';
+import { MODALITIES } from './modalities.js';
+import { readPassthrough } from './passthrough-schema.js';
 import { readPricing } from './pricing-schema.js';
 import type { ProblemList } from './problem-list.js';
+import { readReasoning } from './reasoning-schema.js';
 import type { EndpointEntry, ProviderEntry } from './types.js';
 
 export const QUANTIZATIONS = ['int2', 'int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
-export const MODALITIES = ['text', 'image', 'file', 'audio', 'video', 'embeddings', 'rerank', 'mesh'] as const;
+export { MODALITIES };
 const MAX_TOKENS_PARAMETERS = ['max_tokens', 'max_completion_tokens'] as const;
 
 const ENDPOINT_FIELDS = [
@@ -19,6 +23,11 @@ const ENDPOINT_FIELDS = [
   'supported_parameters',
   'pricing',
   'disabled',
+  'reasoning',
+  'passthrough_parameters',
+  'input_sources',
+  'input_containers',
+  'tool_call_dispatch',
 ];
 
 /** An endpoint as read from the file, before the index gives it its identity. */
@@ -46,7 +55,7 @@ function readEndpointBody(fields: MappingReader, modelId: string): Omit<Endpoint
   if (maxCompletionTokens !== null && contextLength > 0 && maxCompletionTokens > contextLength) {
     fields.problem('max_completion_tokens', `must not exceed context_length (${contextLength})`);
   }
-  return {
+  const body = {
     modelId,
     upstreamModel: fields.string('upstream_model'),
     quantization: quantization === 'unknown' ? null : quantization,
@@ -58,6 +67,20 @@ function readEndpointBody(fields: MappingReader, modelId: string): Omit<Endpoint
     supportedParameters: new Set(fields.stringList('supported_parameters')),
     pricing: readPricing(fields),
     disabled: fields.boolean('disabled', false),
+  };
+  return { ...body, ...readRoutingDeclarations(fields, body.inputModalities) };
+}
+
+type RoutingDeclarations = Pick<EndpointDraft, 'reasoning' | 'passthrough' | 'inputSources' | 'inputContainers' | 'toolCallDispatch'>;
+
+/** What routing matches a request against beyond parameters: reasoning, passthrough, input forms. */
+function readRoutingDeclarations(fields: MappingReader, inputModalities: readonly string[]): RoutingDeclarations {
+  return {
+    reasoning: readReasoning(fields),
+    passthrough: readPassthrough(fields),
+    inputSources: readInputSources(fields, inputModalities),
+    inputContainers: readInputContainers(fields, inputModalities),
+    toolCallDispatch: fields.boolean('tool_call_dispatch', false),
   };
 }
 

@@ -10,10 +10,18 @@ interface IntegerBounds {
   max?: number;
 }
 
+/** Passed as `allowed` to open a mapping whose keys are names chosen by the operator. */
+export const ANY_KEY = null;
+
 interface StringRule {
   pattern?: RegExp;
   /** What the pattern requires, e.g. `must look like <author>/<slug>`. */
   patternMessage?: string;
+}
+
+interface StringListRule extends StringRule {
+  allowed?: readonly string[];
+  fallback?: string[];
 }
 
 /**
@@ -29,21 +37,26 @@ export class MappingReader {
     readonly problems: ProblemList,
   ) {}
 
-  /** Opens `value` as a mapping holding only `allowed` keys; null (problem recorded) when it is none. */
-  static open(value: unknown, path: string, problems: ProblemList, allowed: readonly string[]): MappingReader | null {
+  /** Opens `value` as a mapping holding only `allowed` keys (any with ANY_KEY); null (problem recorded) when it is none. */
+  static open(value: unknown, path: string, problems: ProblemList, allowed: readonly string[] | typeof ANY_KEY): MappingReader | null {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) {
       problems.add(path, 'must be a mapping');
       return null;
     }
     const fields = value as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
-      if (!allowed.includes(key)) problems.add(fieldPath(path, key), 'unknown field');
+      if (allowed !== ANY_KEY && !allowed.includes(key)) problems.add(fieldPath(path, key), 'unknown field');
     }
     return new MappingReader(path, fields, problems);
   }
 
   at(key: string): string {
     return fieldPath(this.path, key);
+  }
+
+  /** The keys written in the mapping, in file order. */
+  keys(): string[] {
+    return Object.keys(this.fields);
   }
 
   has(key: string): boolean {
@@ -90,6 +103,10 @@ export class MappingReader {
     return false;
   }
 
+  optionalBoolean(key: string): boolean | null {
+    return this.has(key) ? this.boolean(key) : null;
+  }
+
   choice<T extends string>(key: string, options: readonly T[], fallback?: T): T | null {
     if (!this.has(key)) return fallback ?? this.missing(key, null);
     const value = this.fields[key];
@@ -99,7 +116,7 @@ export class MappingReader {
   }
 
   /** A list of non-empty strings; `fallback` makes the field optional. Duplicates are refused. */
-  stringList(key: string, options: { allowed?: readonly string[]; fallback?: string[] } = {}): string[] {
+  stringList(key: string, options: StringListRule = {}): string[] {
     if (!this.has(key)) return options.fallback ?? this.missing(key, []);
     const read: string[] = [];
     for (const item of this.list(key)) {
@@ -107,6 +124,8 @@ export class MappingReader {
         this.problems.add(item.path, 'must be a non-empty string');
       } else if (options.allowed && !options.allowed.includes(item.value)) {
         this.problems.add(item.path, `must be one of ${options.allowed.join(', ')}`);
+      } else if (options.pattern && !options.pattern.test(item.value)) {
+        this.problems.add(item.path, options.patternMessage ?? `must match ${options.pattern.source}`);
       } else if (read.includes(item.value)) {
         this.problems.add(item.path, `duplicate "${item.value}"`);
       } else {
@@ -129,7 +148,7 @@ export class MappingReader {
   }
 
   /** A nested mapping; a missing one is a problem unless `optional`. */
-  mapping(key: string, allowed: readonly string[], optional = false): MappingReader | null {
+  mapping(key: string, allowed: readonly string[] | typeof ANY_KEY, optional = false): MappingReader | null {
     if (!this.has(key)) return optional ? null : this.missing(key, null);
     return MappingReader.open(this.fields[key], this.at(key), this.problems, allowed);
   }

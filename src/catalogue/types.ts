@@ -74,6 +74,41 @@ export interface EndpointEntry {
   pricing: EndpointPricing;
   /** Whether the operator disabled it in the file. */
   disabled: boolean;
+  /** Declared reasoning controls; null when the domain is unknown. */
+  reasoning: ReasoningDomain | null;
+  /** Passthrough parameters a request may set through `provider.options`, by name. */
+  passthrough: ReadonlyMap<string, ParameterDescriptor>;
+  /** Accepted sources per input modality (`url`, `base64`); a modality not listed accepts any. */
+  inputSources: Readonly<Partial<Record<string, readonly InputSource[]>>>;
+  /** Accepted containers per input modality (`png`, `wav`, …); a modality not listed accepts any. */
+  inputContainers: Readonly<Partial<Record<string, readonly string[]>>>;
+  /** Declares call-ready `tool_call_dispatch` events (still gated by a positive check). */
+  toolCallDispatch: boolean;
+}
+
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+/** The spec's catalogue `reasoning` object. */
+export interface ReasoningDomain {
+  /** Strongest first; undefined when the levels are not declared. */
+  supportedEfforts?: ReasoningEffort[];
+  /** false means an off control exists. */
+  mandatory?: boolean;
+  defaultEffort?: ReasoningEffort;
+  defaultEnabled?: boolean;
+  /** A thinking budget (`reasoning.max_tokens`) is accepted. */
+  supportsMaxTokens?: boolean;
+}
+
+export type InputSource = 'url' | 'base64';
+
+/** How a passthrough value is judged: its JSON type, and a range or a set of values. */
+export interface ParameterDescriptor {
+  type: 'boolean' | 'integer' | 'number' | 'string';
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly (string | number)[];
 }
 
 export interface ModelEntry {

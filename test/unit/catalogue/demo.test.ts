@@ -31,4 +31,19 @@ describe('demo catalogue', () => {
     expect(endpoints).toHaveLength(1);
     expect(endpoints[0]?.upstreamModel).toMatch(/^chat(;[a-z_]+=\w+)*$/);
   });
+
+  test('demo-think is a reasoning model on sim-alpha declaring reasoning controls and three effort levels', () => {
+    const endpoints = catalogue.models.get('switchyard/demo-think')?.endpoints ?? [];
+    expect(endpoints.map((e) => [e.id, e.upstreamModel])).toEqual([['sim-alpha/switchyard/demo-think', 'chat;reasoning=24']]);
+    const [think] = endpoints;
+    expect(think?.supportedParameters.has('reasoning')).toBe(true);
+    expect(think?.supportedParameters.has('reasoning_effort')).toBe(true);
+    expect(think?.reasoning).toEqual({ supportedEfforts: ['high', 'medium', 'low'] });
+  });
+
+  test('the chat models leave their reasoning domain unknown', () => {
+    for (const id of ['switchyard/demo-chat', 'switchyard/demo-fast']) {
+      for (const endpoint of catalogue.models.get(id)?.endpoints ?? []) expect(endpoint.reasoning).toBeNull();
+    }
+  });
 });
