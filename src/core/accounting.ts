@@ -55,7 +55,7 @@ function buildRecord(
     accountId: key.accountId,
     workspaceId: key.workspaceId,
     keyId: key.keyId,
-    model: attempt?.model.id ?? request.models[0] ?? '',
+    model: attempt?.modelId ?? request.models[0] ?? '',
     providerSlug: endpoint?.provider.slug ?? null,
     providerName: endpoint?.provider.name ?? null,
     endpointId: endpoint?.id ?? null,

@@ -2,6 +2,7 @@
  * The request every dialect decodes into. Messages keep the OpenAI-compatible chat shape,
  * which is the widest common model of a conversation; other dialects translate into it.
  */
+import type { ReasoningEffort } from '../catalogue/types.js';
 
 export type ContentPart =
   | { type: 'text'; text: string }
@@ -35,6 +36,20 @@ export interface ToolDefinition {
 
 export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
 
+export type SortBy = 'price' | 'throughput' | 'latency';
+
+/** `model`: endpoints sorted within each model, models tried in order; `none`: sorted across all models. */
+export type SortPartition = 'model' | 'none';
+
+export interface ReasoningRequest {
+  effort?: ReasoningEffortName;
+  maxTokens?: number;
+  exclude?: boolean;
+  enabled?: boolean;
+}
+
+export type ReasoningEffortName = ReasoningEffort;
+
 export interface ProviderPreferences {
   only?: string[];
   ignore?: string[];
@@ -44,8 +59,10 @@ export interface ProviderPreferences {
   dataCollection?: 'allow' | 'deny';
   zdr?: boolean;
   quantizations?: string[];
-  sort?: 'price' | 'throughput' | 'latency';
-  maxPrice?: Record<string, string>;
+  sort?: SortBy;
+  partition?: SortPartition;
+  /** USD per million tokens (prompt, completion), per request, per image: exact decimal strings. */
+  maxPrice?: Partial<Record<'prompt' | 'completion' | 'request' | 'image', string>>;
   options?: Record<string, Record<string, unknown>>;
 }
 
@@ -66,6 +83,19 @@ export interface CoreRequest {
    * (temperature, top_p, stop, seed, ...). Each needs an endpoint declaration.
    */
   parameters: Record<string, unknown>;
+  /** Settings sent only where the endpoint declares them (top_k, min_p, repetition_penalty, …). */
+  softParameters: Record<string, unknown>;
+  /** Members every eligible endpoint receives as they are (modalities, audio, image_config). */
+  passthrough: Record<string, unknown>;
+  reasoning?: ReasoningRequest;
+  /** Routing marker: only endpoints declaring structured outputs. */
+  structuredOutputs?: boolean;
+  /** Output modalities beyond text that the answer must be able to carry. */
+  outputModalities?: string[];
+  /** Middle-out compression was asked for (`transforms` or the compression plugin). */
+  middleOut?: boolean;
+  /** Call-ready `tool_call_dispatch` events were asked for. */
+  toolDispatch?: boolean;
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
   provider?: ProviderPreferences;

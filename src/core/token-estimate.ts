@@ -5,7 +5,7 @@ import type { ContentPart, CoreMessage, ToolDefinition } from './request.js';
 const PER_MESSAGE_OVERHEAD = 3;
 /** Tokens reserved for an image or other non-text part whose real cost the endpoint decides. */
 const PER_MEDIA_PART = 85;
-/** Above this many characters the text is estimated at the tokenizer's average ratio, not tokenized. */
+/** Above this many characters the text is estimated at a conservative ratio, not tokenized. */
 const TOKENIZE_LIMIT_CHARS = 200_000;
 
 /**
@@ -13,15 +13,25 @@ const TOKENIZE_LIMIT_CHARS = 200_000;
  * counted with a real BPE tokenizer.
  */
 export function estimatePromptTokens(messages: readonly CoreMessage[], tools?: readonly ToolDefinition[]): number {
-  let total = 0;
-  for (const message of messages) {
-    total += PER_MESSAGE_OVERHEAD + countText(message.name ?? '');
-    total += countContent(message.content);
-    if (message.tool_calls) total += countText(JSON.stringify(message.tool_calls));
-    if (message.reasoning) total += countText(message.reasoning);
-  }
-  if (tools && tools.length > 0) total += countText(JSON.stringify(tools));
+  return messages.reduce((sum, message) => sum + estimateMessageTokens(message), estimateToolTokens(tools));
+}
+
+export function estimateMessageTokens(message: CoreMessage): number {
+  let total = PER_MESSAGE_OVERHEAD + countText(message.name ?? '') + countContent(message.content);
+  if (message.tool_calls) total += countText(JSON.stringify(message.tool_calls));
+  if (message.reasoning) total += countText(message.reasoning);
   return total;
+}
+
+export function estimateToolTokens(tools: readonly ToolDefinition[] | undefined): number {
+  return tools && tools.length > 0 ? countText(JSON.stringify(tools)) : 0;
+}
+
+/** Tokens of a piece of text, with the same tokenizer. */
+export function countText(text: string): number {
+  if (text.length === 0) return 0;
+  if (text.length > TOKENIZE_LIMIT_CHARS) return Math.ceil(text.length / 3);
+  return countTokens(text);
 }
 
 function countContent(content: CoreMessage['content']): number {
@@ -32,10 +42,4 @@ function countContent(content: CoreMessage['content']): number {
 
 function countPart(part: ContentPart): number {
   return part.type === 'text' ? countText(part.text) : PER_MEDIA_PART;
-}
-
-function countText(text: string): number {
-  if (text.length === 0) return 0;
-  if (text.length > TOKENIZE_LIMIT_CHARS) return Math.ceil(text.length / 3);
-  return countTokens(text);
 }

@@ -16,7 +16,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     loggerInstance: services.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: services.settings.bodyLimitBytes,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, discriminator: true } },
     return503OnClosing: false,
   });
   await app.register(swagger, {

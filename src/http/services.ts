@@ -3,7 +3,7 @@ import type { KeyDirectory } from '../accounts/types.js';
 import type { GenerationReader, Ledger } from '../billing/types.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { Executor } from '../core/executor.js';
-import type { EndpointHealth } from '../stats/endpoint-health.js';
+import type { LiveEndpointState } from '../stats/endpoint-state.js';
 import type { RateLimiters } from './rate-limit.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
@@ -13,7 +13,7 @@ export interface Services {
   ledger: Ledger;
   generations: GenerationReader;
   executor: Executor;
-  health: EndpointHealth;
+  state: LiveEndpointState;
   logger: Logger;
   limiters: RateLimiters;
   settings: HttpSettings;

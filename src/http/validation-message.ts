@@ -41,6 +41,7 @@ function unionFirst(error: SchemaError): number {
 function extraSegment(error: SchemaError): string | undefined {
   if (error.keyword === 'required') return String(error.params.missingProperty);
   if (error.keyword === 'additionalProperties') return String(error.params.additionalProperty);
+  if (error.keyword === 'discriminator') return String(error.params.tag);
   return undefined;
 }
 
@@ -50,6 +51,8 @@ function describe(error: SchemaError, all: readonly SchemaError[]): string {
       return 'is required';
     case 'additionalProperties':
       return 'unknown member';
+    case 'discriminator':
+      return error.params.tagValue === undefined ? 'is required' : `unknown value ${JSON.stringify(error.params.tagValue)}`;
     case 'anyOf': {
       const allowed = all
         .filter((other) => other.instancePath === error.instancePath && other.keyword === 'const')

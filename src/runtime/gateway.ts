@@ -13,7 +13,7 @@ import { Executor } from '../core/executor.js';
 import { buildApp } from '../http/app.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type Services } from '../http/services.js';
 import { startSimulator, type RunningSimulator } from '../sim/server.js';
-import { MemoryEndpointHealth } from '../stats/endpoint-health.js';
+import { LiveEndpointState } from '../stats/endpoint-state.js';
 import { openStore, type Store } from '../store/store.js';
 import { Transport } from '../upstream/transport.js';
 import { ensureDemoKey } from './demo.js';
@@ -59,15 +59,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const keys = createKeyDirectory(store);
   const ledger = createLedger(store);
   const transport = new Transport();
-  const health = new MemoryEndpointHealth();
+  const state = new LiveEndpointState();
   const settings = { ...DEFAULT_HTTP_SETTINGS, ...options.settings };
   const services: Services = {
     catalogue,
     keys,
     ledger,
     generations: createGenerationReader(store),
-    executor: new Executor(transport, health),
-    health,
+    executor: new Executor(transport, state.health),
+    state,
     logger,
     limiters: {
       perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),

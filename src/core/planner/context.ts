@@ -1,23 +1,40 @@
 import type { Catalogue, EndpointEntry, ModelEntry } from '../../catalogue/types.js';
-import type { CoreRequest } from '../request.js';
+import type { CoreRequest, ProviderPreferences } from '../request.js';
+import type { RequestFacts } from '../request-facts.js';
+
+/** The latest check verdict on one capability of an endpoint; undefined when never checked. */
+export type Verdict = 'pass' | 'fail' | undefined;
 
 /** Live state the planner reads beside the catalogue; no I/O behind it. */
 export interface EndpointStateView {
   isHealthy(endpointId: string): boolean;
+  verdict(endpointId: string, capability: string): Verdict;
+  /** Median completion tokens per second over recent streams; null until measured. */
+  throughput(endpointId: string): number | null;
+  /** Median seconds to first token over recent streams; null until measured. */
+  latency(endpointId: string): number | null;
+  /** The endpoint that last served this conversation. */
+  affinity(sessionId: string): string | undefined;
 }
+
+/** A model id suffix and what it asks of routing. */
+export type ModelVariant = 'free' | 'nitro' | 'floor' | null;
 
 export interface PlannerInput {
   catalogue: Catalogue;
   state: EndpointStateView;
   request: CoreRequest;
-  /** Estimated prompt tokens: messages plus tool schemas. */
-  promptTokens: number;
+  /** Workspace routing defaults; explicit request preferences win key by key. */
+  workspaceDefaults?: ProviderPreferences;
+  facts: RequestFacts;
   now: Date;
 }
 
 /** What one eligibility rule sees about one candidate endpoint. */
 export interface Candidate {
   model: ModelEntry;
+  variant: ModelVariant;
   endpoint: EndpointEntry;
   input: PlannerInput;
+  preferences: ProviderPreferences;
 }

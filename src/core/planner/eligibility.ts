@@ -1,4 +1,7 @@
 import type { Candidate } from './context.js';
+import { PROVIDER_RULES } from './provider-rules.js';
+import { CAPABILITY_RULES } from './capability-rules.js';
+import { INPUT_RULES } from './input-rules.js';
 
 /** A routing rule: the reason an endpoint cannot serve the request, or null when it can. */
 export type EligibilityRule = (candidate: Candidate) => string | null;
@@ -6,20 +9,18 @@ export type EligibilityRule = (candidate: Candidate) => string | null;
 const operatorDisabled: EligibilityRule = ({ endpoint }) =>
   endpoint.disabled ? 'disabled by the operator' : null;
 
-/** Every explicitly requested optional setting needs the endpoint's declaration. */
-const declaredParameters: EligibilityRule = ({ endpoint, input }) => {
-  const { request } = input;
-  const asked = Object.keys(request.parameters);
-  if (request.tools) asked.push('tools');
-  if (request.toolChoice !== undefined) asked.push('tool_choice');
-  const missing = asked.filter((name) => !endpoint.supportedParameters.has(name));
-  return missing.length > 0 ? `does not support ${missing.join(', ')}` : null;
-};
+/** Every rule, cheapest first; the first reason found is the one reported. */
+export const ELIGIBILITY_RULES: readonly EligibilityRule[] = [
+  operatorDisabled,
+  ...PROVIDER_RULES,
+  ...CAPABILITY_RULES,
+  ...INPUT_RULES,
+];
 
-/** The prompt alone must fit the window, leaving room for at least one output token. */
-const promptFitsWindow: EligibilityRule = ({ endpoint, input }) =>
-  input.promptTokens >= endpoint.contextLength
-    ? `prompt of about ${input.promptTokens} tokens does not fit the context window of ${endpoint.contextLength}`
-    : null;
-
-export const ELIGIBILITY_RULES: readonly EligibilityRule[] = [operatorDisabled, declaredParameters, promptFitsWindow];
+export function firstRejection(candidate: Candidate): string | null {
+  for (const rule of ELIGIBILITY_RULES) {
+    const reason = rule(candidate);
+    if (reason) return reason;
+  }
+  return null;
+}

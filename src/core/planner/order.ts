@@ -1,30 +1,92 @@
 import type { PlannedAttempt } from '../plan.js';
 import type { Units } from '../../billing/money.js';
-import type { EndpointStateView } from './context.js';
+import type { ProviderPreferences, SortBy } from '../request.js';
+import type { EndpointStateView, ModelVariant } from './context.js';
 import { reachesCeiling } from './ceiling.js';
+import { endpointTags } from './provider-rules.js';
 
 export interface RankedAttempt extends PlannedAttempt {
   /** What this request would cost at most on this endpoint. */
   estimatedCost: Units;
 }
 
+export interface OrderContext {
+  state: EndpointStateView;
+  preferences: ProviderPreferences;
+  requestedCeiling: number | undefined;
+  sessionId: string | undefined;
+}
+
+type Comparator = (a: RankedAttempt, b: RankedAttempt) => number;
+
+/** The sort a request asks for: `provider.sort`, else the model suffix (`:nitro` throughput, `:floor` price). */
+export function requestedSort(preferences: ProviderPreferences, variant: ModelVariant): SortBy | undefined {
+  if (preferences.sort) return preferences.sort;
+  if (variant === 'nitro') return 'throughput';
+  if (variant === 'floor') return 'price';
+  return undefined;
+}
+
 /**
- * Default order within one model: healthy endpoints first, then those able to emit the whole
- * requested ceiling, then the cheapest for this request (prompt estimate and ceiling at the
- * endpoint's prices), then endpoint id so the order is stable.
+ * Default order: healthy endpoints first, then those able to emit the whole requested ceiling,
+ * then the cheapest for this request (prompt estimate and ceiling at the endpoint's prices), then
+ * endpoint id. A session's previous endpoint goes first. An explicit sort replaces the default.
  */
-export function orderAttempts(attempts: RankedAttempt[], state: EndpointStateView, requestedCeiling: number | undefined): RankedAttempt[] {
-  const keyed = attempts.map((attempt) => ({
-    attempt,
-    healthy: state.isHealthy(attempt.endpoint.id) ? 0 : 1,
-    reaches: reachesCeiling(attempt.endpoint, requestedCeiling) ? 0 : 1,
-  }));
-  keyed.sort((a, b) =>
-    a.healthy - b.healthy ||
-    a.reaches - b.reaches ||
-    compareUnits(a.attempt.estimatedCost, b.attempt.estimatedCost) ||
-    a.attempt.endpoint.id.localeCompare(b.attempt.endpoint.id));
-  return keyed.map((entry) => entry.attempt);
+export function sortAttempts(attempts: RankedAttempt[], context: OrderContext, sort: SortBy | undefined): RankedAttempt[] {
+  const defaults = defaultComparator(context);
+  const primary = sort ? sortComparator(sort, context.state) : affinityComparator(context);
+  return [...attempts].sort((a, b) => primary(a, b) || defaults(a, b));
+}
+
+/** `provider.order` first, in its order; the rest after unless fallbacks are refused. */
+export function applyProviderOrder(attempts: RankedAttempt[], preferences: ProviderPreferences): RankedAttempt[] {
+  const order = preferences.order;
+  if (!order || order.length === 0) return preferences.allowFallbacks === false ? attempts.slice(0, 1) : attempts;
+  const position = (attempt: RankedAttempt) => {
+    const found = endpointTags(attempt.endpoint).map((tag) => order.indexOf(tag)).filter((index) => index >= 0);
+    return found.length > 0 ? Math.min(...found) : Number.POSITIVE_INFINITY;
+  };
+  const listed = attempts.filter((attempt) => position(attempt) !== Number.POSITIVE_INFINITY);
+  listed.sort((a, b) => position(a) - position(b));
+  if (preferences.allowFallbacks === false) return listed;
+  return [...listed, ...attempts.filter((attempt) => position(attempt) === Number.POSITIVE_INFINITY)];
+}
+
+function defaultComparator(context: OrderContext): Comparator {
+  const healthy = (attempt: RankedAttempt) => (context.state.isHealthy(attempt.endpoint.id) ? 0 : 1);
+  const reaches = (attempt: RankedAttempt) => (reachesCeiling(attempt.endpoint, context.requestedCeiling) ? 0 : 1);
+  return (a, b) =>
+    healthy(a) - healthy(b) ||
+    reaches(a) - reaches(b) ||
+    compareUnits(a.estimatedCost, b.estimatedCost) ||
+    a.endpoint.id.localeCompare(b.endpoint.id);
+}
+
+function affinityComparator(context: OrderContext): Comparator {
+  const preferred = context.sessionId ? context.state.affinity(context.sessionId) : undefined;
+  if (!preferred) return () => 0;
+  return (a, b) => (a.endpoint.id === preferred ? 0 : 1) - (b.endpoint.id === preferred ? 0 : 1);
+}
+
+function sortComparator(sort: SortBy, state: EndpointStateView): Comparator {
+  switch (sort) {
+    case 'price':
+      return (a, b) => compareUnits(a.estimatedCost, b.estimatedCost);
+    case 'throughput':
+      return byMeasured((attempt) => state.throughput(attempt.endpoint.id), 'desc');
+    case 'latency':
+      return byMeasured((attempt) => state.latency(attempt.endpoint.id), 'asc');
+  }
+}
+
+/** Measured figures first (best first); unmeasured endpoints after them. */
+function byMeasured(read: (attempt: RankedAttempt) => number | null, direction: 'asc' | 'desc'): Comparator {
+  return (a, b) => {
+    const x = read(a);
+    const y = read(b);
+    if (x === null || y === null) return (x === null ? 1 : 0) - (y === null ? 1 : 0);
+    return direction === 'asc' ? x - y : y - x;
+  };
 }
 
 function compareUnits(a: Units, b: Units): number {

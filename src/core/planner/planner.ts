@@ -1,11 +1,14 @@
-import type { ModelEntry } from '../../catalogue/types.js';
 import { holdAmount } from '../../billing/pricing.js';
 import { GatewayError } from '../errors.js';
+import type { ProviderPreferences } from '../request.js';
 import type { Plan, Rejection } from '../plan.js';
-import type { PlannerInput } from './context.js';
-import { ELIGIBILITY_RULES } from './eligibility.js';
+import type { Candidate, PlannerInput } from './context.js';
+import { firstRejection } from './eligibility.js';
 import { heldCeiling, plannedCeiling } from './ceiling.js';
-import { orderAttempts, type RankedAttempt } from './order.js';
+import { resolveModels, type ResolvedModel } from './model-resolution.js';
+import { applyProviderOrder, requestedSort, sortAttempts, type RankedAttempt } from './order.js';
+import { providerOptionsFor } from './provider-options.js';
+import { compressMiddle } from './window.js';
 
 export type PlanOutcome = { ok: true; plan: RankedPlan } | { ok: false; error: GatewayError };
 
@@ -14,59 +17,79 @@ export interface RankedPlan extends Plan {
 }
 
 /**
- * The pure planner: catalogue snapshot + endpoint state + request → the ordered endpoints to try
- * (models in the caller's order, endpoints of each model in routing order), or a typed refusal.
+ * The pure planner: catalogue snapshot + endpoint state + request → the ordered endpoints to try,
+ * or a typed refusal (400 for a bad `provider.options` entry, 404 unknown model, 503 no route
+ * with every endpoint's reason). Models are tried in the caller's order unless a sort partition
+ * of `none` ranks all their endpoints together.
  */
 export function planRequest(input: PlannerInput): PlanOutcome {
-  const models = input.request.models.map((id) => input.catalogue.models.get(id));
-  const known = models.filter((model): model is ModelEntry => model !== undefined);
-  if (known.length === 0) return { ok: false, error: unknownModel(input) };
-
-  const attempts: RankedAttempt[] = [];
-  const rejections: Rejection[] = [];
-  for (const model of known) {
-    attempts.push(...planModel(model, input, rejections));
+  try {
+    return { ok: true, plan: plan(input) };
+  } catch (error) {
+    if (error instanceof GatewayError) return { ok: false, error };
+    throw error;
   }
-  if (attempts.length === 0) return { ok: false, error: noRoute(rejections) };
-  return { ok: true, plan: { attempts } };
 }
 
-function planModel(model: ModelEntry, input: PlannerInput, rejections: Rejection[]): RankedAttempt[] {
+function plan(input: PlannerInput): RankedPlan {
+  const preferences: ProviderPreferences = { ...input.workspaceDefaults, ...input.request.provider };
+  const rejections: Rejection[] = [];
+  const perModel = resolveModels(input.catalogue, input.request.models).map((resolved) => {
+    const eligible = eligibleAttempts(resolved, input, preferences, rejections);
+    const context = { state: input.state, preferences, requestedCeiling: input.request.maxTokens, sessionId: input.request.sessionId };
+    return { eligible, context, sort: requestedSort(preferences, resolved.variant) };
+  });
+  let attempts: RankedAttempt[];
+  const first = perModel[0];
+  if (preferences.partition === 'none' && first?.sort) {
+    attempts = sortAttempts(perModel.flatMap((entry) => entry.eligible), first.context, first.sort);
+    attempts = applyProviderOrder(attempts, preferences);
+  } else {
+    attempts = perModel.flatMap((entry) => applyProviderOrder(sortAttempts(entry.eligible, entry.context, entry.sort), preferences));
+  }
+  if (attempts.length === 0) throw noRoute(rejections);
+  return { attempts };
+}
+
+function eligibleAttempts(resolved: ResolvedModel, input: PlannerInput, preferences: ProviderPreferences, rejections: Rejection[]): RankedAttempt[] {
   const eligible: RankedAttempt[] = [];
-  for (const endpoint of model.endpoints) {
-    const reason = firstRejection({ model, endpoint, input });
+  for (const endpoint of resolved.model.endpoints) {
+    const candidate: Candidate = { model: resolved.model, variant: resolved.variant, endpoint, input, preferences };
+    const reason = firstRejection(candidate);
     if (reason) {
-      rejections.push({ endpoint: endpoint.id, provider: endpoint.provider.slug, model: model.id, reason });
+      rejections.push({ endpoint: endpoint.id, provider: endpoint.provider.slug, model: resolved.model.id, reason });
       continue;
     }
-    const ceiling = plannedCeiling(endpoint, input.request.maxTokens, input.promptTokens);
-    const estimatedCost = holdAmount(endpoint.pricing, {
-      promptTokens: input.promptTokens,
-      ceilingTokens: heldCeiling(endpoint, ceiling, input.promptTokens),
-      now: input.now,
-    });
-    const attempt: RankedAttempt = { model, endpoint, promptTokens: input.promptTokens, estimatedCost };
-    if (ceiling !== undefined) attempt.ceiling = ceiling;
-    eligible.push(attempt);
+    eligible.push(rankedAttempt(candidate, resolved.askedId));
   }
-  return orderAttempts(eligible, input.state, input.request.maxTokens);
+  return eligible;
 }
 
-function firstRejection(candidate: Parameters<(typeof ELIGIBILITY_RULES)[number]>[0]): string | null {
-  for (const rule of ELIGIBILITY_RULES) {
-    const reason = rule(candidate);
-    if (reason) return reason;
-  }
-  return null;
-}
-
-function unknownModel(input: PlannerInput): GatewayError {
-  const asked = input.request.models[0] ?? '';
-  return new GatewayError('not_found', `Model ${asked} does not exist`, { metadata: { model: asked } });
+function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
+  const { endpoint, input, model } = candidate;
+  const requested = input.request.maxTokens;
+  const compressed = input.request.middleOut
+    ? compressMiddle(input, endpoint.contextLength - (requested ?? 1))
+    : undefined;
+  const promptTokens = compressed?.promptTokens ?? input.facts.promptTokens;
+  const ceiling = plannedCeiling(endpoint, requested, promptTokens);
+  const estimatedCost = holdAmount(endpoint.pricing, {
+    promptTokens,
+    ceilingTokens: heldCeiling(endpoint, ceiling, promptTokens),
+    now: input.now,
+  });
+  const attempt: RankedAttempt = { model, modelId, endpoint, promptTokens, estimatedCost };
+  if (ceiling !== undefined) attempt.ceiling = ceiling;
+  if (compressed) attempt.messages = compressed.messages;
+  const options = providerOptionsFor(endpoint, candidate.preferences);
+  if (options) attempt.options = options;
+  return attempt;
 }
 
 function noRoute(rejections: Rejection[]): GatewayError {
-  return new GatewayError('no_route', 'No live endpoint can serve this request', { metadata: { rejections } });
+  const reasons = [...new Set(rejections.map((rejection) => rejection.reason))].slice(0, 4);
+  const detail = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
+  return new GatewayError('no_route', `No live endpoint can serve this request${detail}`, { metadata: { rejections } });
 }
 
 /** The credit to hold for a plan: the most any of its attempts could cost. */

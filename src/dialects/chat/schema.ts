@@ -1,53 +1,32 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdentifierString, ModelsSchema, ProviderPreferencesSchema } from '../shared/routing-schema.js';
+import { REASONING_EFFORTS } from '../../catalogue/types.js';
+import { IdentifierString, ModelsSchema, ProviderPreferencesSchema, RouteAlias } from '../shared/routing-schema.js';
+import { ChatMessageSchema, ToolChoiceSchema, ToolSchema } from './message-schema.js';
 
-const ContentPart = Type.Object({ type: Type.String() }, { additionalProperties: true });
-const Content = Type.Union([Type.String(), Type.Array(ContentPart), Type.Null()]);
-
-const ToolCall = Type.Object({
-  id: Type.String(),
-  type: Type.Literal('function'),
-  function: Type.Object({ name: Type.String(), arguments: Type.String() }),
-});
-
-export const ChatMessageSchema = Type.Object(
-  {
-    role: Type.Union(['system', 'developer', 'user', 'assistant', 'tool'].map((role) => Type.Literal(role))),
-    content: Type.Optional(Content),
-    name: Type.Optional(Type.String()),
-    tool_calls: Type.Optional(Type.Array(ToolCall)),
-    tool_call_id: Type.Optional(Type.String()),
-    reasoning: Type.Optional(Type.String()),
-    reasoning_details: Type.Optional(Type.Array(Type.Unknown())),
-    refusal: Type.Optional(Type.String()),
-  },
-  { additionalProperties: true },
-);
-
-export const ToolSchema = Type.Object(
-  {
-    type: Type.Literal('function'),
-    function: Type.Object(
-      {
-        name: Type.String({ pattern: '^[a-zA-Z0-9_-]{1,128}$' }),
-        description: Type.Optional(Type.String()),
-        parameters: Type.Optional(Type.Unknown()),
-        strict: Type.Optional(Type.Boolean()),
-      },
-      { additionalProperties: true },
-    ),
-  },
-  { additionalProperties: true },
-);
-
-const ToolChoice = Type.Union([
-  Type.Literal('none'),
-  Type.Literal('auto'),
-  Type.Literal('required'),
-  Type.Object({ type: Type.Literal('function'), function: Type.Object({ name: Type.String() }) }),
-]);
+const literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((value) => Type.Literal(value)));
 
 const Ceiling = Type.Integer({ minimum: 1, maximum: 1_048_576 });
+const Effort = literals(REASONING_EFFORTS);
+
+const ResponseFormat = Type.Union([
+  Type.Object({ type: Type.Literal('text') }),
+  Type.Object({ type: Type.Literal('json_object') }),
+  Type.Object({ type: Type.Literal('json_schema'), json_schema: Type.Optional(Type.Object({}, { additionalProperties: true })) }, { additionalProperties: true }),
+]);
+
+const ImageConfig = Type.Object(
+  {
+    n: Type.Optional(Type.Integer({ minimum: 1 })),
+    resolution: Type.Optional(Type.String()),
+    aspect_ratio: Type.Optional(Type.String()),
+    size: Type.Optional(Type.String()),
+    quality: Type.Optional(Type.String()),
+    output_format: Type.Optional(Type.String()),
+    background: Type.Optional(Type.String()),
+    seed: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: false },
+);
 
 /** The body of POST /chat/completions (spec 01). Unknown members are accepted and not forwarded. */
 export const ChatRequestSchema = Type.Object(
@@ -56,7 +35,12 @@ export const ChatRequestSchema = Type.Object(
     models: Type.Optional(ModelsSchema),
     messages: Type.Array(ChatMessageSchema, { minItems: 1 }),
     stream: Type.Optional(Type.Boolean()),
-    stream_options: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    store: Type.Optional(Type.Boolean()),
+    enable_thinking: Type.Optional(Type.Boolean()),
+    stream_options: Type.Optional(Type.Object(
+      { include_usage: Type.Optional(Type.Boolean()), include_tool_dispatch: Type.Optional(Type.Boolean()) },
+      { additionalProperties: true },
+    )),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
     top_p: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
     top_k: Type.Optional(Type.Integer({ minimum: -1 })),
@@ -69,14 +53,42 @@ export const ChatRequestSchema = Type.Object(
     stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 8 })])),
     max_tokens: Type.Optional(Ceiling),
     max_completion_tokens: Type.Optional(Ceiling),
+    logit_bias: Type.Optional(Type.Record(Type.String({ pattern: '^\\d+$' }), Type.Number({ minimum: -100, maximum: 100 }))),
+    logprobs: Type.Optional(Type.Boolean()),
+    top_logprobs: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
+    response_format: Type.Optional(ResponseFormat),
+    structured_outputs: Type.Optional(Type.Boolean()),
     tools: Type.Optional(Type.Array(ToolSchema, { maxItems: 1536 })),
-    tool_choice: Type.Optional(ToolChoice),
+    tool_choice: Type.Optional(ToolChoiceSchema),
+    parallel_tool_calls: Type.Optional(Type.Boolean()),
+    reasoning: Type.Optional(Type.Object(
+      {
+        effort: Type.Optional(Effort),
+        max_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+        exclude: Type.Optional(Type.Boolean()),
+        enabled: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    )),
+    reasoning_effort: Type.Optional(Effort),
+    include_reasoning: Type.Optional(Type.Boolean()),
+    verbosity: Type.Optional(literals(['low', 'medium', 'high'] as const)),
     n: Type.Optional(Type.Integer({ minimum: 1, maximum: 1 })),
     user: Type.Optional(IdentifierString),
     session_id: Type.Optional(IdentifierString),
     prompt_cache_key: Type.Optional(IdentifierString),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    modalities: Type.Optional(Type.Array(literals(['text', 'image', 'audio'] as const))),
+    image_config: Type.Optional(ImageConfig),
+    audio: Type.Optional(Type.Object(
+      { voice: Type.String({ minLength: 1 }), format: literals(['wav', 'mp3', 'flac', 'opus', 'pcm16', 'aac'] as const) },
+      { additionalProperties: false },
+    )),
     provider: Type.Optional(ProviderPreferencesSchema),
+    route: Type.Optional(RouteAlias),
+    transforms: Type.Optional(Type.Array(Type.String())),
+    plugins: Type.Optional(Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true }))),
+    usage: Type.Optional(Type.Object({ include: Type.Optional(Type.Boolean()) }, { additionalProperties: true })),
   },
   { additionalProperties: true },
 );

@@ -1,10 +1,28 @@
-import type { ProviderPreferences } from '../../core/request.js';
 import type { Static } from '@sinclair/typebox';
+import type { ProviderPreferences, SortPartition } from '../../core/request.js';
 import type { ProviderPreferencesSchema } from './routing-schema.js';
+import { priceCeilings } from './price-ceilings.js';
 
-/** The `provider` member (schema-checked: unknown keys were refused) in core form. */
-export function readProviderPreferences(body: Static<typeof ProviderPreferencesSchema>): ProviderPreferences {
+type ProviderBody = Static<typeof ProviderPreferencesSchema>;
+
+/**
+ * The `provider` member (schema-checked: unknown keys were refused) in core form. `route` is the
+ * deprecated alias of `sort.partition` (`fallback` = model, `sort` = none); an explicit partition wins.
+ */
+export function readProviderPreferences(body: ProviderBody | undefined, route?: 'fallback' | 'sort'): ProviderPreferences | undefined {
+  if (!body && !route) return undefined;
   const preferences: ProviderPreferences = {};
+  if (body) copyLists(body, preferences);
+  const sort = body?.sort;
+  const by = typeof sort === 'string' ? sort : sort?.by;
+  if (by) preferences.sort = by;
+  const partition = (typeof sort === 'object' ? sort.partition : undefined) ?? route;
+  if (partition) preferences.partition = normalisePartition(partition);
+  if (body?.max_price) preferences.maxPrice = priceCeilings(body.max_price);
+  return preferences;
+}
+
+function copyLists(body: ProviderBody, preferences: ProviderPreferences): void {
   if (body.only) preferences.only = body.only;
   if (body.ignore) preferences.ignore = body.ignore;
   if (body.order) preferences.order = body.order;
@@ -14,5 +32,8 @@ export function readProviderPreferences(body: Static<typeof ProviderPreferencesS
   if (body.zdr !== undefined) preferences.zdr = body.zdr;
   if (body.quantizations) preferences.quantizations = body.quantizations;
   if (body.options) preferences.options = body.options;
-  return preferences;
+}
+
+function normalisePartition(value: string): SortPartition {
+  return value === 'none' || value === 'sort' ? 'none' : 'model';
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CoreRequest } from '../../core/request.js';
 import type { KeyContext } from '../../accounts/types.js';
 import type { Hold } from '../../billing/types.js';
-import { estimatePromptTokens } from '../../core/token-estimate.js';
+import { requestFacts } from '../../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../../core/planner/planner.js';
 import type { Services } from '../services.js';
 import { authenticatedKey } from '../auth.js';
@@ -26,12 +26,13 @@ export async function prepareInference(services: Services, httpRequest: FastifyR
   const startedAt = Date.now();
   const key = authenticatedKey(httpRequest);
   const generationId = httpRequest.generationId ?? '';
-  const promptTokens = estimatePromptTokens(request.messages, request.tools);
+  const facts = requestFacts(request);
+  const promptTokens = facts.promptTokens;
   const outcome = planRequest({
     catalogue: services.catalogue.current(),
-    state: services.health,
+    state: services.state,
     request,
-    promptTokens,
+    facts,
     now: new Date(startedAt),
   });
   if (!outcome.ok) throw outcome.error;

@@ -46,7 +46,7 @@ export async function runComplete(
   const meta = {
     id: prepared.generationId,
     created: Math.floor(prepared.startedAt / 1000),
-    model: answer.attempt.model.id,
+    model: answer.attempt.modelId,
     provider: answer.attempt.endpoint.provider.name,
   };
   return reply

@@ -1,0 +1,76 @@
+import type { Candidate } from './context.js';
+import type { EligibilityRule } from './eligibility.js';
+
+/** Capabilities whose declaration is verified by checks: a failed latest check withholds the promise (rule 1). */
+const CHECKED_PARAMETERS = new Set(['tools', 'structured_outputs']);
+
+/** The declarations this request needs from an endpoint (rules 1–3). */
+export function requiredDeclarations({ input, preferences }: Candidate): string[] {
+  const { request } = input;
+  const names = Object.keys(request.parameters);
+  if (preferences.requireParameters) names.push(...Object.keys(request.softParameters));
+  if (request.tools) names.push('tools');
+  if (request.toolChoice !== undefined) names.push('tool_choice');
+  if (request.structuredOutputs) names.push('structured_outputs');
+  return names;
+}
+
+/** Every explicitly requested optional setting needs a declaration (rule 2), verified where checked (rule 1). */
+const declaredParameters: EligibilityRule = (candidate) => {
+  const { endpoint, input } = candidate;
+  const required = requiredDeclarations(candidate);
+  const missing = required.filter((name) => !endpoint.supportedParameters.has(name));
+  if (missing.length > 0) return `does not declare ${missing.join(', ')}`;
+  const refuted = required.filter((name) => CHECKED_PARAMETERS.has(name) && input.state.verdict(endpoint.id, name) === 'fail');
+  return refuted.length > 0 ? `${refuted.join(', ')} withheld: its latest check failed` : null;
+};
+
+function asksReasoning(candidate: Candidate): boolean {
+  const reasoning = candidate.input.request.reasoning;
+  return reasoning !== undefined && (reasoning.effort !== undefined || reasoning.maxTokens !== undefined || reasoning.enabled !== undefined);
+}
+
+/** Reasoning controls are sent only where declared as `reasoning` or `reasoning_effort` (rule 3). */
+const reasoningDeclared: EligibilityRule = (candidate) => {
+  const declared = candidate.endpoint.supportedParameters;
+  if (!asksReasoning(candidate) || declared.has('reasoning') || declared.has('reasoning_effort')) return null;
+  return 'does not declare reasoning';
+};
+
+/**
+ * Effort matching (rules 4, 5): a known domain must list the level (no mapping to a nearby one);
+ * a level whose latest check failed is excluded; `none` is excluded where the latest `none` check
+ * found reasoning in the reply. An unknown domain, or a level never checked, stays eligible.
+ */
+const effortMatches: EligibilityRule = ({ endpoint, input }) => {
+  const effort = input.request.reasoning?.effort;
+  if (effort === undefined) return null;
+  const supported = endpoint.reasoning?.supportedEfforts;
+  if (supported && !supported.includes(effort)) return `reasoning effort ${effort} not among its declared efforts (${supported.join(', ')})`;
+  if (input.state.verdict(endpoint.id, `reasoning_effort:${effort}`) === 'fail') return `reasoning effort ${effort} refuted by its latest check`;
+  if (effort === 'none' && input.state.verdict(endpoint.id, 'reasoning_none') === 'fail') {
+    return 'reasoning effort none refuted: its latest check found reasoning in the reply';
+  }
+  return null;
+};
+
+/** `modalities` naming image or audio is a routing promise (rule 12). */
+const outputModalities: EligibilityRule = ({ endpoint, input }) => {
+  const missing = (input.request.outputModalities ?? []).filter((modality) => !endpoint.outputModalities.includes(modality));
+  return missing.length > 0 ? `does not output ${missing.join(', ')}` : null;
+};
+
+/** Call-ready dispatch needs the declaration and a current positive check (chat stream item 6). */
+const toolDispatch: EligibilityRule = ({ endpoint, input }) => {
+  if (!input.request.toolDispatch) return null;
+  if (!endpoint.toolCallDispatch) return 'does not declare tool_call_dispatch';
+  return input.state.verdict(endpoint.id, 'tool_call_dispatch') === 'pass' ? null : 'tool_call_dispatch has no current positive check';
+};
+
+export const CAPABILITY_RULES: readonly EligibilityRule[] = [
+  declaredParameters,
+  reasoningDeclared,
+  effortMatches,
+  outputModalities,
+  toolDispatch,
+];

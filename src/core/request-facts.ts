@@ -1,0 +1,80 @@
+import type { InputSource } from '../catalogue/types.js';
+import { GatewayError, invalidRequest } from './errors.js';
+import { containerOf, containerOfFilename, parseDataUrl } from './media-type.js';
+import type { ContentPart, CoreRequest } from './request.js';
+import { estimateMessageTokens, estimateToolTokens } from './token-estimate.js';
+
+/** One non-text part a turn carries, as routing judges it (rules 10, 11). */
+export interface InputPart {
+  modality: 'image' | 'audio' | 'video' | 'file';
+  source: InputSource;
+  /** Absent for a part behind an https URL: it names no container. */
+  container?: string;
+  /** An `input_audio` part (inline bytes under their own member). */
+  inlineAudio?: boolean;
+}
+
+/** What the planner needs to know about a request, computed once. */
+export interface RequestFacts {
+  promptTokens: number;
+  /** Estimated tokens of each message, in order (for middle-out compression). */
+  messageTokens: number[];
+  toolTokens: number;
+  inputs: InputPart[];
+}
+
+export const MAX_STORED_FILES = 16;
+
+export function requestFacts(request: CoreRequest): RequestFacts {
+  const messageTokens = request.messages.map(estimateMessageTokens);
+  const toolTokens = estimateToolTokens(request.tools);
+  const inputs: InputPart[] = [];
+  let storedFiles = 0;
+  request.messages.forEach((message, messageIndex) => {
+    if (!Array.isArray(message.content)) return;
+    message.content.forEach((part, partIndex) => {
+      const read = readPart(part, `messages[${messageIndex}].content[${partIndex}]`);
+      if (read) inputs.push(read);
+      if (part.type === 'file' && part.file.file_id !== undefined) storedFiles += 1;
+    });
+  });
+  if (storedFiles > MAX_STORED_FILES) throw invalidRequest('messages', `names ${storedFiles} stored files; at most ${MAX_STORED_FILES}`);
+  const promptTokens = messageTokens.reduce((sum, count) => sum + count, toolTokens);
+  return { promptTokens, messageTokens, toolTokens, inputs };
+}
+
+function readPart(part: ContentPart, field: string): InputPart | undefined {
+  switch (part.type) {
+    case 'text':
+      return undefined;
+    case 'image_url':
+      return fromUrl('image', part.image_url.url);
+    case 'video_url':
+      return fromUrl('video', part.video_url.url);
+    case 'audio_url':
+      return fromUrl('audio', part.audio_url.url);
+    case 'input_audio':
+      return { modality: 'audio', source: 'base64', container: part.input_audio.format.toLowerCase(), inlineAudio: true };
+    case 'file':
+      return readFile(part.file, field);
+  }
+}
+
+function fromUrl(modality: InputPart['modality'], url: string): InputPart {
+  const data = parseDataUrl(url);
+  if (!data) return { modality, source: 'url' };
+  const container = containerOf(data.mediaType);
+  return container ? { modality, source: 'base64', container } : { modality, source: 'base64' };
+}
+
+function readFile(file: { filename?: string; file_data?: string; file_id?: string }, field: string): InputPart {
+  if (file.file_id !== undefined && file.file_data !== undefined) {
+    throw invalidRequest(`${field}.file`, 'names both file_id and file_data; send one');
+  }
+  if (file.file_id !== undefined) {
+    throw new GatewayError('not_found', `${field}.file.file_id: no stored file ${file.file_id} readable by this account`);
+  }
+  const data = file.file_data !== undefined ? parseDataUrl(file.file_data) : undefined;
+  const container = (data && containerOf(data.mediaType)) ?? (file.filename ? containerOfFilename(file.filename) : undefined);
+  return container ? { modality: 'file', source: 'base64', container } : { modality: 'file', source: 'base64' };
+}
