@@ -6,7 +6,7 @@
 import { isTimeWindow, overrideApplies, promptConditionHolds, type PriceMoment } from '../catalogue/override-conditions.js';
 import { PRICE_KEYS, type EndpointPricing, type PriceKey, type PriceOverride, type PriceTable } from '../catalogue/types.js';
 import type { CoreUsage } from '../core/events.js';
-import { formatUsd, maxUnits, times, type Units } from './money.js';
+import { formatUsd, maxUnits, times, timesDecimal, type Units } from './money.js';
 import type { CostLine } from './types.js';
 
 /**
@@ -80,6 +80,7 @@ export function computeCost(pricing: EndpointPricing, usage: CoreUsage, context:
   const table = effectivePrices(pricing, { promptTokens: usage.promptTokens, now: context.now });
   const lines = [...promptLines(table, usage), ...completionLines(table, usage)];
   if (table.request) lines.push(line('request', 1, table.request));
+  lines.push(...mediaLines(table, usage));
   const cost = lines.reduce((sum, entry) => sum + (entry.amount ?? 0n), 0n);
   return { cost, lines };
 }
@@ -88,6 +89,22 @@ type Price = PriceTable[PriceKey];
 
 function line(key: PriceKey, quantity: number, price: Price): CostLine {
   return { key, quantity: String(quantity), amount: price ? times(price.units, quantity) : null };
+}
+
+/**
+ * Generated media (rule 13): megapixels read from the image bytes at `image_megapixel`, seconds read
+ * from the audio container at `audio_second`, rounded up to the unit. Without a published price the
+ * quantity is recorded unpriced and charges nothing.
+ */
+function mediaLines(table: PriceTable, usage: CoreUsage): CostLine[] {
+  const lines: CostLine[] = [];
+  const media: [PriceKey, string | undefined][] = [['image_megapixel', usage.imageMegapixels], ['audio_second', usage.audioSeconds]];
+  for (const [key, quantity] of media) {
+    if (quantity === undefined) continue;
+    const price = table[key];
+    lines.push({ key, quantity, amount: price ? timesDecimal(price.units, quantity) : null });
+  }
+  return lines;
 }
 
 function unmeasured(key: PriceKey, price: Price): CostLine {

@@ -85,6 +85,7 @@ export function collectEvent(reply: CollectedReply, event: CoreEvent): void {
     case 'reasoning.end':
     case 'tool.end':
     case 'audio.end':
+    case 'tool.dispatch':
     case 'error':
       return;
     default:

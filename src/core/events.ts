@@ -13,6 +13,10 @@ export interface CoreUsage {
   cachedTokens?: number;
   cacheWriteTokens?: number;
   reasoningTokens?: number;
+  /** Megapixels of generated pictures, read from their bytes (exact decimal string). */
+  imageMegapixels?: string;
+  /** Seconds of generated audio, read from its container (exact decimal string). */
+  audioSeconds?: string;
 }
 
 export type ReasoningKind = 'text' | 'summary' | 'encrypted';
@@ -44,6 +48,7 @@ export type CoreEvent =
   | { type: 'tool.delta'; index: number; toolIndex: number; args: string }
   | { type: 'tool.end'; index: number; toolIndex: number }
   | { type: 'image'; index: number; url: string }
+  | { type: 'tool.dispatch'; choiceIndex: number; toolIndex: number; id: string; name: string; arguments: string }
   | { type: 'audio.delta'; index: number; id?: string; data?: string; transcript?: string; expiresAt?: number }
   | { type: 'audio.end'; index: number }
   | { type: 'finish'; reason: FinishReason; raw: string | null }
@@ -62,6 +67,7 @@ export function isContentEvent(event: CoreEvent): boolean {
     case 'tool.delta':
     case 'image':
     case 'audio.delta':
+    case 'tool.dispatch':
       return true;
     default:
       return false;

@@ -6,6 +6,7 @@ import { adapterFor } from '../upstream/registry.js';
 import type { UpstreamAdapter } from '../upstream/types.js';
 import { transportFailure, type Transport, type UpstreamResponse } from '../upstream/transport.js';
 import { readSseFrames } from '../upstream/sse-frames.js';
+import { contractFailure, honoursContract, toolContractOf, type ToolContract } from './tool-contract.js';
 
 export interface AttemptFailure {
   attempt: PlannedAttempt;
@@ -80,7 +81,10 @@ export class Executor {
     }
     const events = adapter.decodeReply(json);
     const failed = events.find((event) => event.type === 'error');
-    return failed?.type === 'error' ? { ok: false, failure: failed.failure } : { ok: true, events };
+    if (failed?.type === 'error') return { ok: false, failure: failed.failure };
+    const contract = toolContractOf(request);
+    if (contract && !events.some((event) => honoursContract(event, contract))) return { ok: false, failure: contractFailure(contract) };
+    return { ok: true, events };
   }
 
   private async tryStream(
@@ -92,17 +96,19 @@ export class Executor {
     const sent = await this.send(request, attempt, adapter, signal);
     if (!sent.ok) return sent;
     const events = decodeStream(adapter, sent.response);
+    const contract = toolContractOf(request);
     const buffered: CoreEvent[] = [];
     for (;;) {
       const next = await events.next();
-      if (next.done) break;
-      const event = next.value;
-      if (event.type === 'error') {
+      const event = next.done ? undefined : next.value;
+      const failure = event?.type === 'error' ? event.failure : contract && (!event || event.type === 'finish') ? contractFailure(contract) : undefined;
+      if (failure) {
         sent.response.body.destroy();
-        return { ok: false, failure: event.failure };
+        return { ok: false, failure };
       }
+      if (!event) break;
       buffered.push(event);
-      if (isContentEvent(event) || event.type === 'finish') break;
+      if (commits(event, contract)) break;
     }
     return { ok: true, events: replay(buffered, events) };
   }
@@ -148,6 +154,15 @@ async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamRespons
 async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
   yield* buffered;
   yield* rest;
+}
+
+/**
+ * The stream commits on its first content event; under a tool contract only the required tool call
+ * commits it, so an endpoint answering with prose can still be failed over.
+ */
+function commits(event: CoreEvent, contract: ToolContract | undefined): boolean {
+  if (contract) return honoursContract(event, contract);
+  return isContentEvent(event) || event.type === 'finish';
 }
 
 function unsupportedApi(attempt: PlannedAttempt): UpstreamFailure {

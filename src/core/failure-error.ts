@@ -59,6 +59,7 @@ function messageFor(code: ErrorCode, providerName: string, failure: UpstreamFail
     case 'payload_too_large':
       return `${providerName} rejected the request: ${failure.providerMessage ?? 'no reason given'}`;
     default:
+      if (failure.kind === 'contract') return `tool_choice contract unmet: ${failure.providerMessage ?? 'no tool call'}`;
       if (failure.kind === 'incomplete') return failure.providerMessage ?? 'The stream closed before the answer finished';
       return `${providerName} failed: ${failure.providerMessage ?? 'no reason given'}`;
   }

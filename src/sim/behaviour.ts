@@ -1,9 +1,11 @@
+import { isKnownKey, SETTERS } from './behaviour-keys.js';
+
 /**
  * Simulator behaviours, chosen by the upstream model name (`chat;tps=200;ttft=50`) and by
  * `[[sim key=value flag]]` directives in the last user message (directives win). Keys:
  *
- * - `tokens=N`          completion tokens (default 12), capped by max_tokens / max_completion_tokens
- *                       (then finish_reason `length`)
+ * - `tokens=N`          answer tokens (default 12), capped by max_tokens / max_completion_tokens
+ *                       (then finish_reason `length`); reasoning tokens are not capped
  * - `tps=N`             stream pacing in tokens per second; non-streamed replies wait the whole
  *                       generation time instead
  * - `ttft=MS`           delay before the first token (streams) or the reply / error (non-streamed)
@@ -17,13 +19,38 @@
  * - `disconnect_after=N` streams: N content chunks, then the socket is destroyed (0 = no chunk)
  * - `malformed[=N]`     streams: a non-JSON frame after N content chunks (default 1)
  * - `refuse_param=NAME` 400 naming NAME when the body has that member
+ * - `require_param=NAME` 400 naming NAME when the body lacks that member
+ * - `reasoning=N`       N reasoning tokens before the answer: `reasoning` and `reasoning.text`
+ *                       `reasoning_details` (the last fragment signed), counted in completion_tokens
+ *                       and in completion_tokens_details.reasoning_tokens; none when the request says
+ *                       `reasoning_effort: "none"`, unless `reasoning_on_none` is set too
+ * - `encrypted`         with reasoning: one `reasoning.encrypted` detail (index 1) after the text
+ * - `image=WxH`         a real W×H grayscale PNG as a data URL in `images` (whole, in one chunk when
+ *                       streamed), sides 1 to 4096; `image_url=https://…` passes that URL instead
+ * - `image_only`        with an image: no text at all (content "" non-streamed, no content deltas)
+ * - `audio=SECONDS`     generated audio as OpenAI sends it: a real WAV (PCM 16-bit mono 8000 Hz,
+ *                       silence, up to 60 s) in `message.audio` with the answer as its transcript and
+ *                       content null; streamed as `delta.audio` fragments, one per answer token
+ * - `cached=N`          usage.prompt_tokens_details.cached_tokens, clamped to prompt_tokens
+ * - `cache_write=N`     usage.prompt_tokens_details.cache_write_tokens, clamped to the prompt
+ *                       tokens not already counted as cached
+ * - `dispatch`          streamed tool calls: an `event: tool_call_dispatch` frame with the whole
+ *                       call after its last argument fragment, before the finish chunk.
+ *                       `dispatch_twice` sends it twice; `dispatch_malformed` first sends one whose
+ *                       data is not JSON; `dispatch_big` first sends one whose arguments exceed
+ *                       64 KiB; `fail_after_dispatch` ends with an in-band error after the dispatch
+ * - `refusal`           the answer is a refusal: `refusal` text (fragments when streamed), content null
+ * - `native_finish=X`   the finish_reason sent is X (e.g. `end_turn`) instead of the computed one
  *
+ * Answers are, by precedence: echo, refusal, tool call, text. Images and audio accompany text.
+ * In streams, "content chunks" (counted by fail_after, disconnect_after, malformed and tps) are
+ * every chunk between the opening and the finish: reasoning, answer fragments, the picture.
  * Non-streamed requests turn the stream-only failures into their whole-reply counterparts:
  * `disconnect_after` drops the connection, `fail_after` answers 500, `malformed` a non-JSON body.
  * An unknown key or a bad value is answered with 400 naming it.
  */
 export interface SimBehaviour {
-  /** Completion tokens to produce before `max_tokens` caps them. */
+  /** Answer tokens to produce before `max_tokens` caps them. */
   tokens: number;
   /** Stream pacing in tokens per second; undefined = as fast as possible. */
   tps: number | undefined;
@@ -40,68 +67,43 @@ export interface SimBehaviour {
   /** Content chunks sent before the non-JSON frame; undefined = no such frame. */
   malformedAfter: number | undefined;
   refuseParam: string | undefined;
+  requireParam: string | undefined;
+  /** Reasoning tokens before the answer; undefined = no reasoning. */
+  reasoning: number | undefined;
+  /** Reason even when the request asks for `reasoning_effort: "none"`. */
+  reasoningOnNone: boolean;
+  encrypted: boolean;
+  image: ImageBehaviour | undefined;
+  imageOnly: boolean;
+  audioSeconds: number | undefined;
+  cached: number | undefined;
+  cacheWrite: number | undefined;
+  /** Streamed tool-call dispatch events; undefined = none. */
+  dispatch: DispatchBehaviour | undefined;
+  refusal: boolean;
+  /** The raw finish_reason to send instead of the computed one. */
+  nativeFinish: string | undefined;
+}
+
+export type ImageBehaviour = { kind: 'png'; width: number; height: number } | { kind: 'url'; url: string };
+
+export interface DispatchBehaviour {
+  twice: boolean;
+  malformed: boolean;
+  big: boolean;
+  failAfter: boolean;
 }
 
 export const DEFAULT_COMPLETION_TOKENS = 12;
-
-type Setter = (behaviour: SimBehaviour, value: string | undefined) => string | undefined;
-
-const COUNT = /^\d+$/;
-const DECIMAL = /^\d+(\.\d+)?$/;
-
-function count(key: string, value: string | undefined, apply: (n: number) => void): string | undefined {
-  if (value === undefined || !COUNT.test(value)) return `${key} needs a whole number, got ${value ?? 'nothing'}`;
-  apply(Number(value));
-  return undefined;
-}
-
-function flag(key: string, value: string | undefined, apply: () => void): string | undefined {
-  if (value !== undefined) return `${key} takes no value`;
-  apply();
-  return undefined;
-}
-
-const SETTERS = {
-  tokens: (b, v) => count('tokens', v, (n) => { b.tokens = n; }),
-  ttft: (b, v) => count('ttft', v, (n) => { b.ttftMs = n; }),
-  fail_after: (b, v) => count('fail_after', v, (n) => { b.failAfter = n; }),
-  disconnect_after: (b, v) => count('disconnect_after', v, (n) => { b.disconnectAfter = n; }),
-  malformed: (b, v) => {
-    if (v !== undefined) return count('malformed', v, (n) => { b.malformedAfter = n; });
-    b.malformedAfter = 1;
-    return undefined;
-  },
-  tps: (b, v) => {
-    if (v === undefined || !DECIMAL.test(v) || Number(v) <= 0) return `tps needs a positive number, got ${v ?? 'nothing'}`;
-    b.tps = Number(v);
-    return undefined;
-  },
-  error: (b, v) => {
-    if (v === undefined || !COUNT.test(v) || Number(v) < 400 || Number(v) > 599) return `error needs a status from 400 to 599, got ${v ?? 'nothing'}`;
-    b.errorStatus = Number(v);
-    return undefined;
-  },
-  retry_after: (b, v) => count('retry_after', v, () => { b.retryAfter = v; }),
-  refuse_param: (b, v) => {
-    if (!v) return 'refuse_param needs a parameter name';
-    b.refuseParam = v;
-    return undefined;
-  },
-  tools: (b, v) => flag('tools', v, () => { b.tools = true; }),
-  prose: (b, v) => flag('prose', v, () => { b.prose = true; }),
-  echo: (b, v) => flag('echo', v, () => { b.echo = true; }),
-  no_usage: (b, v) => flag('no_usage', v, () => { b.usage = false; }),
-} as const satisfies Record<string, Setter>;
-
-function isKnownKey(key: string): key is keyof typeof SETTERS {
-  return Object.hasOwn(SETTERS, key);
-}
 
 export function defaultBehaviour(): SimBehaviour {
   return {
     tokens: DEFAULT_COMPLETION_TOKENS, tps: undefined, ttftMs: undefined, tools: false, prose: false,
     echo: false, usage: true, errorStatus: undefined, retryAfter: undefined, failAfter: undefined,
-    disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined,
+    disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
+    reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,
+    audioSeconds: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
+    nativeFinish: undefined,
   };
 }
 
@@ -140,6 +142,7 @@ export type BehaviourResult = { ok: true; behaviour: SimBehaviour } | { ok: fals
 export function resolveBehaviour(model: string, lastUserText: string): BehaviourResult {
   const behaviour = defaultBehaviour();
   const problem = applyBehaviourItems(behaviour, model.split(';').slice(1))
-    ?? (lastUserText.includes('[[sim') ? applyBehaviourItems(behaviour, directiveItems(lastUserText)) : undefined);
+    ?? (lastUserText.includes('[[sim') ? applyBehaviourItems(behaviour, directiveItems(lastUserText)) : undefined)
+    ?? (behaviour.imageOnly && !behaviour.image ? 'simulator behaviour image_only needs image or image_url' : undefined);
   return problem ? { ok: false, problem } : { ok: true, behaviour };
 }

@@ -1,14 +1,20 @@
+import { dispatchFrames } from './dispatch-frames.js';
+import type { DispatchBehaviour } from './behaviour.js';
 import type { ReplyMeta } from './reply-meta.js';
 import { usageBody } from './reply-meta.js';
 import type { ReplyPlan } from './reply-plan.js';
 import { DONE_FRAME, sseFrame } from './sse-frame.js';
+import type { Delta } from './stream-deltas.js';
+import { contentDeltas, toolHeaderInOpening } from './stream-deltas.js';
 
 /** The SSE frames of a complete streamed reply, before any failure behaviour cuts them. */
 export interface StreamFrames {
-  /** The first chunk: role, and the tool call's id and name when there is one. */
+  /** The first chunk: role, and the tool call's id and name when no reasoning precedes it. */
   opening: string;
-  /** One frame per content token or tool-argument fragment. */
+  /** One frame per reasoning token, content token, tool-argument, refusal or audio fragment, picture. */
   content: string[];
+  /** Named `tool_call_dispatch` events sent after the content frames ('' = none). */
+  dispatch: string;
   /** finish_reason chunk, optional usage chunk, then [DONE]. */
   closing: string;
 }
@@ -19,7 +25,7 @@ interface ChunkShape {
   usageNull: boolean;
 }
 
-function chunk(shape: ChunkShape, delta: Record<string, unknown>, finishReason: string | null): string {
+function chunk(shape: ChunkShape, delta: Delta, finishReason: string | null): string {
   const { meta } = shape;
   const body: Record<string, unknown> = {
     id: meta.id,
@@ -32,28 +38,36 @@ function chunk(shape: ChunkShape, delta: Record<string, unknown>, finishReason: 
   return sseFrame(body);
 }
 
-function openingDelta(plan: ReplyPlan): Record<string, unknown> {
+/** Text answers open with content ''; answers that carry no text deltas open with content null. */
+function openingDelta(plan: ReplyPlan): Delta {
   const call = plan.toolCall;
-  if (!call) return { role: 'assistant', content: '', refusal: null };
-  return {
-    role: 'assistant',
-    content: null,
-    tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
-    refusal: null,
-  };
+  if (call && toolHeaderInOpening(plan)) {
+    return {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+      refusal: null,
+    };
+  }
+  const textless = call || plan.refusal || plan.audio || (plan.image !== undefined && plan.content.length === 0);
+  return { role: 'assistant', content: textless ? null : '', refusal: null };
 }
 
-export function buildStreamFrames(plan: ReplyPlan, meta: ReplyMeta, withUsage: boolean): StreamFrames {
-  const shape: ChunkShape = { meta, usageNull: withUsage };
-  const content = plan.toolCall
-    ? plan.toolCall.fragments.map((args) => chunk(shape, { tool_calls: [{ index: 0, function: { arguments: args } }] }, null))
-    : plan.content.map((token) => chunk(shape, { content: token }, null));
+export interface StreamOptions {
+  withUsage: boolean;
+  dispatch: DispatchBehaviour | undefined;
+}
+
+export function buildStreamFrames(plan: ReplyPlan, meta: ReplyMeta, options: StreamOptions): StreamFrames {
+  const shape: ChunkShape = { meta, usageNull: options.withUsage };
+  const content = contentDeltas(plan).map((delta) => chunk(shape, delta, null));
   let closing = chunk(shape, {}, plan.finishReason);
-  if (withUsage) {
+  if (options.withUsage) {
     closing += sseFrame({
       id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model,
       choices: [], usage: usageBody(plan),
     });
   }
-  return { opening: chunk(shape, openingDelta(plan), null), content, closing: closing + DONE_FRAME };
+  const dispatch = plan.toolCall && options.dispatch ? dispatchFrames(plan.toolCall, options.dispatch) : '';
+  return { opening: chunk(shape, openingDelta(plan), null), content, dispatch, closing: closing + DONE_FRAME };
 }

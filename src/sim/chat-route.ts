@@ -50,6 +50,22 @@ async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status
   sendError(res, status, `simulated failure ${status}`, { headers });
 }
 
+/** refuse_param and require_param: answers 400 and returns false when the body breaks either. */
+function checkParams(res: ServerResponse, body: Record<string, unknown>, behaviour: SimBehaviour): boolean {
+  const { refuseParam, requireParam } = behaviour;
+  if (refuseParam !== undefined && Object.hasOwn(body, refuseParam)) {
+    const message = `Unsupported parameter: '${refuseParam}' is not supported with this model.`;
+    sendError(res, 400, message, { param: refuseParam, code: 'unsupported_parameter' });
+    return false;
+  }
+  if (requireParam !== undefined && !Object.hasOwn(body, requireParam)) {
+    const message = `Missing required parameter: '${requireParam}'.`;
+    sendError(res, 400, message, { param: requireParam, code: 'missing_required_parameter' });
+    return false;
+  }
+  return true;
+}
+
 /** `POST /v1/chat/completions`: behaviours from the model name and the last user message. */
 export async function handleChat(res: ServerResponse, parsed: ParsedBody, sequence: number): Promise<void> {
   if (!parsed.ok || !isRecord(parsed.value)) return sendError(res, 400, UNPARSABLE);
@@ -61,15 +77,12 @@ export async function handleChat(res: ServerResponse, parsed: ParsedBody, sequen
   const resolved = resolveBehaviour(model, lastUserText(messageList(body)));
   if (!resolved.ok) return sendError(res, 400, resolved.problem, { param: 'model', code: 'invalid_simulator_behaviour' });
   const behaviour = resolved.behaviour;
-  const refused = behaviour.refuseParam;
-  if (refused !== undefined && Object.hasOwn(body, refused)) {
-    const message = `Unsupported parameter: '${refused}' is not supported with this model.`;
-    return sendError(res, 400, message, { param: refused, code: 'unsupported_parameter' });
-  }
+  if (!checkParams(res, body, behaviour)) return;
   if (behaviour.errorStatus !== undefined) return replyFailure(res, behaviour, behaviour.errorStatus);
-  const plan = planReply({ body, behaviour, toolCallId: `call_sim${sequence}` });
-  const meta: ReplyMeta = { id: `chatcmpl-sim${sequence}`, created: Math.floor(Date.now() / 1000), model };
+  const created = Math.floor(Date.now() / 1000);
+  const plan = planReply({ body, behaviour, sequence, created });
+  const meta: ReplyMeta = { id: `chatcmpl-sim${sequence}`, created, model };
   if (body.stream !== true) return replyWhole(res, plan, meta, behaviour);
-  const frames = buildStreamFrames(plan, meta, streamWantsUsage(body, behaviour));
+  const frames = buildStreamFrames(plan, meta, { withUsage: streamWantsUsage(body, behaviour), dispatch: behaviour.dispatch });
   return writeStream(res, scriptStream(frames, behaviour), behaviour);
 }

@@ -1,26 +1,38 @@
 import type { SimBehaviour } from './behaviour.js';
-import { stripDirectives } from './behaviour.js';
-import { isRecord, lastUserText, messageList } from './message-text.js';
+import type { AudioPlan } from './media-plan.js';
+import { imageUrlOf, planAudio } from './media-plan.js';
+import { lastUserText, messageList } from './message-text.js';
 import { countPromptTokens } from './prompt-tokens.js';
+import type { ReasoningPlan } from './reasoning-plan.js';
+import { planReasoning } from './reasoning-plan.js';
+import type { ToolCallPlan } from './tool-call-plan.js';
+import { planToolCall } from './tool-call-plan.js';
+import { cycledWord } from './word-cycle.js';
+
+export type { ToolCallPlan } from './tool-call-plan.js';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls';
 
-export interface ToolCallPlan {
-  id: string;
-  name: string;
-  arguments: string;
-  /** The arguments split into the fragments a stream sends, one per chunk. */
-  fragments: string[];
-}
-
 /** Everything a reply says, decided once and rendered as a JSON body or a stream. */
 export interface ReplyPlan {
-  /** Content tokens, one per streamed chunk; empty for a tool call. */
+  /** Answer tokens, one per streamed chunk (the transcript when there is audio); else empty. */
   content: string[];
+  reasoning: ReasoningPlan | undefined;
+  /** Refusal fragments, one per streamed chunk; undefined = not a refusal. */
+  refusal: string[] | undefined;
   toolCall: ToolCallPlan | undefined;
-  finishReason: FinishReason;
+  /** URL of the generated picture; undefined = none. */
+  image: string | undefined;
+  audio: AudioPlan | undefined;
+  /** The finish_reason as sent: the computed one, or the configured raw one. */
+  finishReason: string;
   promptTokens: number;
+  /** Answer and reasoning tokens together. */
   completionTokens: number;
+  /** Reported reasoning tokens; undefined = none reported. */
+  reasoningTokens: number | undefined;
+  cachedTokens: number | undefined;
+  cacheWriteTokens: number | undefined;
 }
 
 const WORDS = [
@@ -28,11 +40,11 @@ const WORDS = [
   ' token', ' at', ' a', ' time', '.',
 ] as const;
 
+const REFUSAL = ['I', " can't", ' help', ' with', ' that.'] as const;
+
 /** Token i of the reply text: the word list, cycled, with a space before each new round. */
 export function replyToken(i: number): string {
-  const position = i % WORDS.length;
-  const word = WORDS[position] ?? '';
-  return i > 0 && position === 0 ? ` ${word}` : word;
+  return cycledWord(WORDS, i);
 }
 
 function completionCap(body: Record<string, unknown>): number | undefined {
@@ -42,45 +54,66 @@ function completionCap(body: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
-function functionName(value: unknown): string | undefined {
-  if (!isRecord(value) || !isRecord(value.function)) return undefined;
-  const name = value.function.name;
-  return typeof name === 'string' && name !== '' ? name : undefined;
-}
-
-/** The named `tool_choice` function, else the first declared tool, else `lookup`. */
-function chosenToolName(body: Record<string, unknown>): string {
-  const tools = Array.isArray(body.tools) ? body.tools : [];
-  return functionName(body.tool_choice) ?? functionName(tools[0]) ?? 'lookup';
-}
-
-const FRAGMENT = / ?[\p{L}\p{N}_]+|[^\p{L}\p{N}_\s]+|\s+/gu;
-
-function planToolCall(body: Record<string, unknown>, userText: string, id: string): ToolCallPlan {
-  const query = stripDirectives(userText).trim().split(/\s+/).slice(0, 3).join(' ');
-  const args = JSON.stringify({ query });
-  return { id, name: chosenToolName(body), arguments: args, fragments: args.match(FRAGMENT) ?? [args] };
-}
-
 export interface PlanInput {
   body: Record<string, unknown>;
   behaviour: SimBehaviour;
-  toolCallId: string;
+  /** The request's number since the simulator started; ids derive from it. */
+  sequence: number;
+  /** Unix seconds the reply was created. */
+  created: number;
 }
 
-export function planReply({ body, behaviour, toolCallId }: PlanInput): ReplyPlan {
-  const messages = messageList(body);
-  const promptTokens = countPromptTokens(messages);
-  if (behaviour.echo) {
-    return { content: [JSON.stringify(body)], toolCall: undefined, finishReason: 'stop', promptTokens, completionTokens: 1 };
-  }
-  if (behaviour.tools && !behaviour.prose) {
-    const toolCall = planToolCall(body, lastUserText(messages), toolCallId);
-    return { content: [], toolCall, finishReason: 'tool_calls', promptTokens, completionTokens: toolCall.fragments.length };
-  }
+type Answer = Pick<ReplyPlan, 'content' | 'refusal' | 'toolCall' | 'image' | 'audio'> & { finishReason: FinishReason; tokens: number };
+
+function textAnswer({ body, behaviour, sequence, created }: PlanInput): Answer {
+  const image = behaviour.image ? imageUrlOf(behaviour.image) : undefined;
+  const audioSeconds = behaviour.audioSeconds;
+  const audio = audioSeconds === undefined ? undefined : planAudio({ seconds: audioSeconds, sequence, created });
+  const media = { refusal: undefined, toolCall: undefined, image, audio };
+  if (behaviour.imageOnly && image) return { ...media, content: [], finishReason: 'stop', tokens: 0 };
+  if (behaviour.echo) return { ...media, content: [JSON.stringify(body)], finishReason: 'stop', tokens: 1 };
   const cap = completionCap(body);
   const produced = cap !== undefined && cap < behaviour.tokens ? cap : behaviour.tokens;
   const content = Array.from({ length: produced }, (_, i) => replyToken(i));
   const finishReason: FinishReason = produced < behaviour.tokens ? 'length' : 'stop';
-  return { content, toolCall: undefined, finishReason, promptTokens, completionTokens: produced };
+  return { ...media, content, finishReason, tokens: produced };
+}
+
+function planAnswer(input: PlanInput, messages: readonly unknown[]): Answer {
+  const { body, behaviour, sequence } = input;
+  const none = { content: [], image: undefined, audio: undefined };
+  if (behaviour.refusal && !behaviour.echo) {
+    return { ...none, refusal: [...REFUSAL], toolCall: undefined, finishReason: 'stop', tokens: REFUSAL.length };
+  }
+  if (behaviour.tools && !behaviour.prose && !behaviour.echo) {
+    const toolCall = planToolCall(body, lastUserText(messages), `call_sim${sequence}`);
+    return { ...none, refusal: undefined, toolCall, finishReason: 'tool_calls', tokens: toolCall.fragments.length };
+  }
+  return textAnswer(input);
+}
+
+/** Reasoning unless the request turns it off with `reasoning_effort: "none"` and the model obeys. */
+function reasoningCount(body: Record<string, unknown>, behaviour: SimBehaviour): number | undefined {
+  if (behaviour.reasoning === undefined) return undefined;
+  return body.reasoning_effort === 'none' && !behaviour.reasoningOnNone ? undefined : behaviour.reasoning;
+}
+
+export function planReply(input: PlanInput): ReplyPlan {
+  const { body, behaviour } = input;
+  const messages = messageList(body);
+  const promptTokens = countPromptTokens(messages);
+  const { tokens, ...answer } = planAnswer(input, messages);
+  const reasoningTokens = reasoningCount(body, behaviour);
+  const cachedTokens = behaviour.cached === undefined ? undefined : Math.min(behaviour.cached, promptTokens);
+  const uncached = promptTokens - (cachedTokens ?? 0);
+  return {
+    ...answer,
+    reasoning: reasoningTokens ? planReasoning(reasoningTokens, behaviour.encrypted) : undefined,
+    finishReason: behaviour.nativeFinish ?? answer.finishReason,
+    promptTokens,
+    completionTokens: tokens + (reasoningTokens ?? 0),
+    reasoningTokens,
+    cachedTokens,
+    cacheWriteTokens: behaviour.cacheWrite === undefined ? undefined : Math.min(behaviour.cacheWrite, uncached),
+  };
 }

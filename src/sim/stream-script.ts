@@ -26,7 +26,10 @@ interface Cut {
   failing: boolean;
 }
 
-/** The earlier of disconnect_after and fail_after cuts the stream; otherwise it completes. */
+/**
+ * The earlier of disconnect_after and fail_after cuts the stream; otherwise every content frame
+ * goes out, then the dispatch events, then the closing frames or, with fail_after_dispatch, an error.
+ */
 function cutOf(frames: StreamFrames, behaviour: SimBehaviour): Cut {
   const total = frames.content.length;
   const { disconnectAfter, failAfter } = behaviour;
@@ -36,7 +39,10 @@ function cutOf(frames: StreamFrames, behaviour: SimBehaviour): Cut {
   if (failAfter !== undefined) {
     return { sent: Math.min(failAfter, total), tail: MID_STREAM_ERROR, ending: 'end', failing: true };
   }
-  return { sent: total, tail: frames.closing, ending: 'end', failing: false };
+  if (frames.dispatch !== '' && behaviour.dispatch?.failAfter) {
+    return { sent: total, tail: frames.dispatch + MID_STREAM_ERROR, ending: 'end', failing: true };
+  }
+  return { sent: total, tail: frames.dispatch + frames.closing, ending: 'end', failing: false };
 }
 
 function scriptItems(frames: StreamFrames, behaviour: SimBehaviour, cut: Cut): Item[] {

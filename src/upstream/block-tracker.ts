@@ -3,7 +3,8 @@ import type { CoreEvent, ReasoningKind } from '../core/events.js';
 type OpenBlock =
   | { kind: 'text' }
   | { kind: 'reasoning'; reasoningKind: ReasoningKind }
-  | { kind: 'tool'; toolIndex: number };
+  | { kind: 'tool'; toolIndex: number }
+  | { kind: 'audio' };
 
 /**
  * Assigns reply positions to blocks and emits their start and end events, so adapters
@@ -45,6 +46,17 @@ export class BlockTracker {
     out.push({ type: 'tool.delta', index, toolIndex, args });
   }
 
+  /** A picture arrives whole: it takes its own position. */
+  image(url: string, out: CoreEvent[]): void {
+    this.closeAll(out);
+    out.push({ type: 'image', index: this.nextIndex++, url });
+  }
+
+  audio(fragment: Omit<Extract<CoreEvent, { type: 'audio.delta' }>, 'type' | 'index'>, out: CoreEvent[]): void {
+    const index = this.open({ kind: 'audio' }, out);
+    out.push({ type: 'audio.delta', index, ...fragment });
+  }
+
   hasTool(toolIndex: number): boolean {
     return this.toolIndexes.has(toolIndex);
   }
@@ -62,12 +74,13 @@ export class BlockTracker {
     this.current = { block, index };
     if (block.kind === 'text') out.push({ type: 'text.start', index });
     else if (block.kind === 'reasoning') out.push({ type: 'reasoning.start', index, kind: block.reasoningKind });
-    else out.push({ type: 'tool.start', index, toolIndex: block.toolIndex, id: tool?.id ?? '', name: tool?.name ?? '' });
+    else if (block.kind === 'tool') out.push({ type: 'tool.start', index, toolIndex: block.toolIndex, id: tool?.id ?? '', name: tool?.name ?? '' });
     return index;
   }
 }
 
 function sameBlock(a: OpenBlock, b: OpenBlock): boolean {
+  if (a.kind === 'audio' || b.kind === 'audio') return a.kind === b.kind;
   if (a.kind === 'tool' || b.kind === 'tool') {
     return a.kind === 'tool' && b.kind === 'tool' && a.toolIndex === b.toolIndex;
   }
@@ -85,5 +98,7 @@ function endEvent(block: OpenBlock, index: number): CoreEvent {
       return { type: 'reasoning.end', index };
     case 'tool':
       return { type: 'tool.end', index, toolIndex: block.toolIndex };
+    case 'audio':
+      return { type: 'audio.end', index };
   }
 }

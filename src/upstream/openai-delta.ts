@@ -20,6 +20,25 @@ export function applyOpenAiDelta(delta: JsonObject, blocks: BlockTracker, out: C
   arrayOf(delta.tool_calls).forEach((call, position) => {
     if (isObject(call)) applyToolCall(call, position, blocks, out);
   });
+  for (const image of arrayOf(delta.images)) {
+    const url = isObject(image) ? stringOf(objectOf(image.image_url)?.url) : undefined;
+    if (url) blocks.image(url, out);
+  }
+  const audio = objectOf(delta.audio);
+  if (audio) applyAudio(audio, blocks, out);
+}
+
+function applyAudio(audio: JsonObject, blocks: BlockTracker, out: CoreEvent[]): void {
+  const fragment: Parameters<BlockTracker['audio']>[0] = {};
+  const id = stringOf(audio.id);
+  const data = stringOf(audio.data);
+  const transcript = stringOf(audio.transcript);
+  const expiresAt = countOf(audio.expires_at);
+  if (id) fragment.id = id;
+  if (data) fragment.data = data;
+  if (transcript) fragment.transcript = transcript;
+  if (expiresAt !== undefined) fragment.expiresAt = expiresAt;
+  if (Object.keys(fragment).length > 0) blocks.audio(fragment, out);
 }
 
 function applyReasoningDetails(details: unknown[], blocks: BlockTracker, out: CoreEvent[]): void {

@@ -5,6 +5,7 @@ import { applyOpenAiDelta } from './openai-delta.js';
 import { mapFinishReason, readOpenAiUsage } from './openai-usage.js';
 import { arrayOf, isObject, objectOf, parseJson, stringOf } from './json-guards.js';
 import { readOpenAiError } from './openai-error.js';
+import { ToolDispatchReader } from './tool-dispatch.js';
 
 export const INCOMPLETE_STREAM_MESSAGE = 'The provider stream closed before the answer finished';
 
@@ -15,8 +16,13 @@ export class OpenAiStreamDecoder implements StreamDecoder {
   private finished = false;
   private done = false;
   private usageSeen = false;
+  private readonly dispatch = new ToolDispatchReader();
 
-  frame(data: string): CoreEvent[] {
+  frame(data: string, event?: string): CoreEvent[] {
+    if (event === 'tool_call_dispatch') {
+      const dispatched = this.dispatch.read(data);
+      return dispatched ? [dispatched] : [];
+    }
     if (data === '[DONE]') {
       this.done = true;
       return [];

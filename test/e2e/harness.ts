@@ -103,3 +103,82 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     },
   };
 }
+
+/** The shared error envelope of spec 02. */
+export interface ErrorEnvelope {
+  error: { code: number; message: string; metadata: { error_type: string; [member: string]: unknown } };
+}
+
+export interface RawRequest {
+  /** Default POST when there is a body, else GET. */
+  method?: string;
+  /** Path under the API root, e.g. `/chat/completions`. */
+  path: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is, with a JSON content type (for malformed or oversized bodies). */
+  rawBody?: string;
+  /** Bearer key; default the harness key; null sends none. */
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface RawReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+/** One plain HTTP exchange with the gateway, for what the official client hides. */
+export async function send(harness: Harness, request: RawRequest): Promise<RawReply> {
+  const key = request.key === undefined ? harness.key : request.key;
+  const headers: Record<string, string> = { ...request.headers };
+  if (key !== null && headers.authorization === undefined) headers.authorization = `Bearer ${key}`;
+  const payload = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+  if (payload !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${harness.baseUrl}${request.path}`, {
+    method: request.method ?? (payload === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(payload === undefined ? {} : { body: payload }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: parseJson(text) };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A raw SSE body split into its comment lines and `data:` payloads, in arrival order. */
+export interface SseReading {
+  /** Every non-empty line as received. */
+  lines: string[];
+  /** `data:` payloads, `[DONE]` included. */
+  data: string[];
+  comments: string[];
+}
+
+export function readSse(text: string): SseReading {
+  const lines = text.split(/\r?\n/).filter((line) => line !== '');
+  return {
+    lines,
+    data: lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()),
+    comments: lines.filter((line) => line.startsWith(':')),
+  };
+}
+
+/** The account's balance and reserved credit, in 10^-24 USD, straight from the store. */
+export async function accountMoney(harness: Harness, accountId = harness.accountId): Promise<{ balance: bigint; reserved: bigint }> {
+  const row = await harness.gateway.store.db
+    .selectFrom('accounts')
+    .select(['balance_units', 'reserved_units'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
+}

@@ -1,7 +1,7 @@
 import { assertNever, type CoreEvent } from '../../core/events.js';
 import { toEnvelope, type GatewayError } from '../../core/errors.js';
 import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
-import { SSE_DONE, sseData } from '../shared/sse.js';
+import { SSE_DONE, sseData, sseEvent } from '../shared/sse.js';
 import { reasoningDetail } from './reasoning-details.js';
 import { encodeChatUsage } from './usage.js';
 
@@ -36,6 +36,11 @@ export class ChatStreamWriter {
         return this.delta({ images: [{ type: 'image_url', image_url: { url: event.url }, index: event.index }] });
       case 'audio.delta':
         return this.delta(audioFragment(event));
+      case 'tool.dispatch':
+        return sseEvent('tool_call_dispatch', {
+          choice_index: event.choiceIndex,
+          tool_call: { index: event.toolIndex, id: event.id, type: 'function', function: { name: event.name, arguments: event.arguments } },
+        });
       case 'finish':
         return this.chunk([{ index: 0, delta: {}, finish_reason: event.reason, native_finish_reason: event.raw }]);
       case 'meta':

@@ -2,11 +2,14 @@ import type { FastifyReply } from 'fastify';
 import { collectReply } from '../../core/collect.js';
 import { AllAttemptsFailed } from '../../core/executor.js';
 import { failuresToError } from '../../core/failure-error.js';
-import { settleGeneration, type GenerationOutcome } from '../../core/accounting.js';
+import { settleGeneration } from '../../core/accounting.js';
+import { AnswerMeter } from '../../core/answer-meter.js';
+import { visibleToCaller } from '../../core/caller-view.js';
 import type { Services } from '../services.js';
 import type { DialectBinding } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { clientSignal } from './client-signal.js';
+import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
 /** Runs a non-streamed request: the whole reply is read (failing over on any failure), settled, then sent. */
 export async function runComplete(
@@ -15,14 +18,7 @@ export async function runComplete(
   reply: FastifyReply,
   dialect: DialectBinding,
 ): Promise<FastifyReply> {
-  const outcome: GenerationOutcome = {
-    generationId: prepared.generationId,
-    key: prepared.key,
-    request: prepared.request,
-    estimatedPromptTokens: prepared.promptTokens,
-    streamed: false,
-    startedAt: prepared.startedAt,
-  };
+  const outcome = startOutcome(prepared, false);
   let answer;
   try {
     answer = await services.executor.complete(prepared.request, prepared.plan, clientSignal(reply));
@@ -35,21 +31,15 @@ export async function runComplete(
     await settleGeneration(services.ledger, prepared.hold, outcome);
     throw outcome.error;
   }
-  const collected = collectReply(answer.events);
   outcome.attempt = answer.attempt;
-  outcome.firstContentAt = Date.now();
-  outcome.usage = collected.usage;
-  outcome.finishReason = collected.finish ?? null;
-  outcome.nativeFinishReason = collected.nativeFinish;
-  if (collected.upstreamId) outcome.upstreamId = collected.upstreamId;
+  const meter = new AnswerMeter();
+  for (const event of answer.events) meter.observe(event);
+  await closeOutcome(outcome, meter, false);
   const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
-  const meta = {
-    id: prepared.generationId,
-    created: Math.floor(prepared.startedAt / 1000),
-    model: answer.attempt.modelId,
-    provider: answer.attempt.endpoint.provider.name,
-  };
+  recordServed(services.state, outcome);
+  const collected = collectReply(answer.events.filter((event) => visibleToCaller(event, prepared.request)));
+  const meta = replyMeta(prepared, answer.attempt);
   return reply
     .header('x-provider-name', meta.provider)
-    .send(dialect.encodeReply(collected, meta, { usage: collected.usage, cost }));
+    .send(dialect.encodeReply(collected, meta, { usage: outcome.usage, cost }));
 }

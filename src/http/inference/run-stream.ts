@@ -4,12 +4,14 @@ import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
 import { failuresToError, failureToError } from '../../core/failure-error.js';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../../core/errors.js';
 import { settleGeneration, type GenerationOutcome } from '../../core/accounting.js';
+import { AnswerMeter } from '../../core/answer-meter.js';
+import { visibleToCaller } from '../../core/caller-view.js';
 import type { Services } from '../services.js';
-import type { DialectBinding } from './dialect-binding.js';
+import type { DialectBinding, DialectStreamWriter } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { SseSocket } from './sse-socket.js';
 import { clientSignal } from './client-signal.js';
-import { OutputMeter } from './output-meter.js';
+import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
 /**
  * Runs a streamed request. Before commit, failures fail over (and, while no byte was sent, answer
@@ -22,15 +24,8 @@ export async function runStream(
   reply: FastifyReply,
   dialect: DialectBinding,
 ): Promise<void> {
-  const outcome: GenerationOutcome = {
-    generationId: prepared.generationId,
-    key: prepared.key,
-    request: prepared.request,
-    estimatedPromptTokens: prepared.promptTokens,
-    streamed: true,
-    startedAt: prepared.startedAt,
-  };
-  const socket = new SseSocket(reply.raw, { 'x-generation-id': prepared.generationId }, services.settings.keepAliveMs);
+  const outcome = startOutcome(prepared, true);
+  const socket = new SseSocket(reply.raw, headersSoFar(reply), services.settings.keepAliveMs);
   const signal = clientSignal(reply);
   reply.hijack();
   socket.startKeepAlive();
@@ -40,52 +35,70 @@ export async function runStream(
   } catch (error) {
     outcome.error = error instanceof AllAttemptsFailed ? failuresToError(error.failures) : internalError(services, error);
     await settleGeneration(services.ledger, prepared.hold, outcome);
-    return failBeforeCommit(socket, reply, outcome.error, dialect, prepared);
+    return failBeforeCommit(socket, reply, outcome.error, dialect.createStreamWriter(fallbackMeta(prepared)));
   }
   outcome.attempt = answer.attempt;
-  const meta = {
-    id: prepared.generationId,
-    created: Math.floor(prepared.startedAt / 1000),
-    model: answer.attempt.modelId,
-    provider: answer.attempt.endpoint.provider.name,
-  };
+  const meta = replyMeta(prepared, answer.attempt);
   socket.open({ 'x-provider-name': meta.provider });
   const writer = dialect.createStreamWriter(meta);
-  const meter = new OutputMeter();
-  for await (const event of answer.events) {
-    if (event.type === 'error') {
-      outcome.error = failureToError(event.failure, meta.provider);
-      break;
-    }
-    if (outcome.firstContentAt === undefined && meter.isContent(event)) outcome.firstContentAt = Date.now();
-    meter.observe(event, outcome);
-    if (socket.isClosed) break;
-    await socket.write(writer.write(event));
-  }
+  const meter = new AnswerMeter();
+  await pump(answer.events, { socket, writer, meter, outcome, provider: meta.provider });
   const clientLeft = socket.isClosed;
   if (clientLeft) outcome.cancelled = true;
-  if (outcome.error || clientLeft) outcome.usage = meter.usageAfterCut(outcome.usage, prepared.promptTokens);
+  await closeOutcome(outcome, meter, outcome.error !== undefined || clientLeft);
   const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
+  recordServed(services.state, outcome);
   if (clientLeft) return socket.stop();
   socket.end(outcome.error ? writer.fail(outcome.error) : writer.finish({ usage: outcome.usage, cost }));
 }
 
-function failBeforeCommit(
-  socket: SseSocket,
-  reply: FastifyReply,
-  error: GatewayError,
-  dialect: DialectBinding,
-  prepared: PreparedInference,
-): void {
+interface PumpContext {
+  socket: SseSocket;
+  writer: DialectStreamWriter;
+  meter: AnswerMeter;
+  outcome: GenerationOutcome;
+  provider: string;
+}
+
+/** Translates committed events frame by frame until the answer ends, fails, or the caller leaves. */
+async function pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): Promise<void> {
+  const { socket, writer, meter, outcome } = context;
+  for await (const event of events) {
+    if (event.type === 'error') {
+      outcome.error = failureToError(event.failure, context.provider);
+      return;
+    }
+    meter.observe(event);
+    if (socket.isClosed) {
+      await events.return(undefined);
+      return;
+    }
+    if (visibleToCaller(event, outcome.request)) await socket.write(writer.write(event));
+  }
+}
+
+function fallbackMeta(prepared: PreparedInference) {
+  return { id: prepared.generationId, created: Math.floor(prepared.startedAt / 1000), model: prepared.request.models[0] ?? '', provider: '' };
+}
+
+function failBeforeCommit(socket: SseSocket, reply: FastifyReply, error: GatewayError, writer: DialectStreamWriter): void {
   if (socket.isOpen) {
-    const writer = dialect.createStreamWriter({ id: prepared.generationId, created: Math.floor(prepared.startedAt / 1000), model: prepared.request.models[0] ?? '', provider: '' });
     socket.end(writer.fail(error));
     return;
   }
   socket.stop();
   if (socket.isClosed) return;
-  reply.raw.writeHead(error.status, { ...error.headers, 'content-type': 'application/json; charset=utf-8', 'x-generation-id': prepared.generationId });
+  reply.raw.writeHead(error.status, { ...headersSoFar(reply), ...error.headers, 'content-type': 'application/json; charset=utf-8' });
   reply.raw.end(JSON.stringify(toEnvelope(error)));
+}
+
+/** Headers set before the reply was taken over (generation id, rate limits). */
+function headersSoFar(reply: FastifyReply): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
 }
 
 function internalError(services: Services, error: unknown): GatewayError {

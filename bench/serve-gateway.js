@@ -1,0 +1,59 @@
+/**
+ * Benchmark service: the gateway as in production (SQLite file in WAL mode, silent logger) with a
+ * one-model catalogue served by the simulator named by BENCH_SIM_URL, and a funded account whose
+ * key is announced with the URL. Rate limits are raised so the load is never refused; the limiter
+ * itself still runs on every request.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { createAccount } from '../dist/accounts/accounts.js';
+import { startGateway } from '../dist/runtime/gateway.js';
+import { announce, serveControl } from './service-channel.js';
+
+const BENCH_MODEL = 'bench/chat';
+
+function catalogueYaml(simUrl) {
+  return `providers:
+  - slug: sim
+    name: Simulator
+    api: openai
+    base_url: ${simUrl}/v1
+    data_policy: { training: false, retention_days: 0 }
+    compliance: { zdr: true, hipaa: false }
+    datacenters: [US]
+models:
+  - id: ${BENCH_MODEL}
+    name: "Bench: Chat"
+    created: 2025-06-01
+    description: The simulator's chat model, for load benchmarks.
+    endpoints:
+      - provider: sim
+        upstream_model: chat
+        context_length: 32768
+        max_completion_tokens: 4096
+        supported_parameters: [max_tokens, temperature, top_p, stop, seed]
+        pricing: { prompt: "0.000001", completion: "0.000002" }
+`;
+}
+
+const simUrl = process.env.BENCH_SIM_URL;
+if (!simUrl) throw new Error('BENCH_SIM_URL must name the simulator, e.g. http://127.0.0.1:9101');
+const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
+const configPath = join(dir, 'catalogue.yaml');
+await writeFile(configPath, catalogueYaml(simUrl));
+const unlimited = Number.MAX_SAFE_INTEGER;
+const gateway = await startGateway({
+  configPath,
+  port: 0,
+  databaseUrl: `sqlite:${join(dir, 'bench.db')}`,
+  logger: pino({ level: 'silent' }),
+  settings: { rateLimits: { perKeyPerMinute: unlimited, perAddressPerMinute: unlimited } },
+});
+const account = await createAccount(gateway.store, { name: 'bench', creditsUsd: '1000000' });
+serveControl(async () => {
+  await gateway.close();
+  await rm(dir, { recursive: true, force: true });
+});
+announce({ url: gateway.url, key: account.key, model: BENCH_MODEL, pid: process.pid });

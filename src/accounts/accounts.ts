@@ -1,0 +1,139 @@
+import { lockAccountBalance, writeAccountBalance } from '../billing/account-balance.js';
+import type { Units } from '../billing/money.js';
+import type { Db, Store } from '../store/store.js';
+import { keyCacheOf } from './key-cache.js';
+import { generateKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
+import { insertKey, parseAmount, resolveWorkspace } from './key-writer.js';
+import { newRecordId } from './record-id.js';
+import type { LimitReset } from './types.js';
+
+export interface CreatedAccount {
+  accountId: string;
+  workspaceId: string;
+  /** The raw inference key: shown once, never stored. */
+  key: string;
+  keyId: string;
+}
+
+/** Creates an account with its default workspace and one inference key, funded with `creditsUsd`. */
+export async function createAccount(
+  store: Store,
+  input: { name: string; creditsUsd?: string },
+): Promise<CreatedAccount> {
+  if (input.name.trim() === '') throw new RangeError('account name must not be empty');
+  const credits = input.creditsUsd === undefined ? 0n : parseAmount(input.creditsUsd, 'credits', true);
+  const at = new Date();
+  const accountId = newRecordId('acct');
+  const workspaceId = newRecordId('ws');
+  const key = generateKey();
+  const keyId = await store.write(async (tx) => {
+    await tx
+      .insertInto('accounts')
+      .values({ id: accountId, name: input.name, balance_units: credits.toString(), reserved_units: '0', suspended: 0, created_at: at.getTime() })
+      .execute();
+    await tx
+      .insertInto('workspaces')
+      .values({ id: workspaceId, account_id: accountId, name: 'Default', routing_defaults: null, created_at: at.getTime() })
+      .execute();
+    if (credits > 0n) await insertDeposit(tx, accountId, credits, at);
+    return insertKey(tx, key, defaultKeyFields(accountId, workspaceId, 'Default'), at);
+  });
+  return { accountId, workspaceId, key, keyId };
+}
+
+/** Adds a deposit to the balance and the ledger; returns the new balance. */
+export async function addCredits(store: Store, accountId: string, usd: string): Promise<Units> {
+  const amount = parseAmount(usd, 'amount', false);
+  return store.write(async (tx) => {
+    const account = await lockAccountBalance(store, tx, accountId);
+    if (!account) throw new Error(`account ${accountId} does not exist`);
+    const balance = account.balance + amount;
+    await writeAccountBalance(tx, accountId, { balance, reserved: account.reserved });
+    await insertDeposit(tx, accountId, amount, new Date());
+    return balance;
+  });
+}
+
+export interface KeyRequest {
+  accountId: string;
+  workspaceId?: string;
+  name?: string;
+  management?: boolean;
+  /** Spend limit as a USD decimal string. */
+  limitUsd?: string;
+  limitReset?: LimitReset;
+  expiresAt?: Date;
+}
+
+/** Issues a new key in the account (default workspace unless one is named). */
+export async function createKey(store: Store, request: KeyRequest): Promise<{ key: string; id: string }> {
+  const key = generateKey();
+  const id = await issue(store, key, request);
+  return { key, id };
+}
+
+/** Stores a key issued under the earlier `sk-legacy-v1-` prefix, so it keeps working. */
+export async function importLegacyKey(store: Store, rawKey: string, request: KeyRequest): Promise<string> {
+  if (!rawKey.startsWith(LEGACY_KEY_PREFIX) || !isWellFormedKey(rawKey)) {
+    throw new RangeError(`a legacy key is ${LEGACY_KEY_PREFIX} followed by 64 lowercase hex characters`);
+  }
+  return issue(store, rawKey, request);
+}
+
+async function issue(store: Store, rawKey: string, request: KeyRequest): Promise<string> {
+  const limit = request.limitUsd === undefined ? null : parseAmount(request.limitUsd, 'limit', true);
+  if (request.limitReset !== undefined && limit === null) {
+    throw new RangeError('a limit reset needs a limit');
+  }
+  if (request.expiresAt !== undefined && Number.isNaN(request.expiresAt.getTime())) {
+    throw new RangeError('expiry is not a valid date');
+  }
+  return store.write(async (tx) => {
+    const workspaceId = await resolveWorkspace(tx, request.accountId, request.workspaceId);
+    return insertKey(
+      tx,
+      rawKey,
+      {
+        ...defaultKeyFields(request.accountId, workspaceId, request.name ?? 'API key'),
+        management: request.management ?? false,
+        limit,
+        limitReset: request.limitReset ?? null,
+        expiresAt: request.expiresAt ?? null,
+      },
+      new Date(),
+    );
+  });
+}
+
+/** Revokes one key at once; other keys are untouched. Returns false when no such live key exists. */
+export async function revokeKey(store: Store, keyId: string): Promise<boolean> {
+  const result = await store.write((tx) =>
+    tx
+      .updateTable('api_keys')
+      .set({ revoked_at: Date.now() })
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst(),
+  );
+  keyCacheOf(store).clear();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Suspends (or reinstates) an account: its keys stop authenticating at once. */
+export async function setAccountSuspended(store: Store, accountId: string, suspended: boolean): Promise<void> {
+  await store.write((tx) =>
+    tx.updateTable('accounts').set({ suspended: suspended ? 1 : 0 }).where('id', '=', accountId).execute(),
+  );
+  keyCacheOf(store).clear();
+}
+
+function defaultKeyFields(accountId: string, workspaceId: string, name: string) {
+  return { accountId, workspaceId, name, management: false, limit: null, limitReset: null, expiresAt: null };
+}
+
+async function insertDeposit(tx: Db, accountId: string, amount: Units, at: Date): Promise<void> {
+  await tx
+    .insertInto('ledger_entries')
+    .values({ id: newRecordId('led'), account_id: accountId, amount_units: amount.toString(), kind: 'deposit', generation_id: null, created_at: at.getTime() })
+    .execute();
+}

@@ -1,0 +1,115 @@
+import { maxUnits, toUsdNumber, type Units } from '../billing/money.js';
+import type { Store } from '../store/store.js';
+import { keyCacheOf } from './key-cache.js';
+import { hashKey, isWellFormedKey } from './key-format.js';
+import { readKeyUsage, type KeyUsage } from './key-usage.js';
+import type { KeyContext, KeyDirectory, KeyInspection } from './types.js';
+import { isLimitReset } from './usage-window.js';
+
+export interface KeyDirectoryOptions {
+  /** Clock for expiry and usage windows (tests pin it). */
+  now?: () => Date;
+}
+
+/**
+ * Keys as the HTTP layer sees them. On SQLite, valid keys are served from a bounded in-memory cache
+ * that is dropped whenever another connection committed (PRAGMA data_version, checked on every call)
+ * or this process revoked a key, so a revocation is honoured by the very next request. PostgreSQL
+ * has no such cheap signal between instances, so there every call reads the key row.
+ */
+export function createKeyDirectory(store: Store, options: KeyDirectoryOptions = {}): KeyDirectory {
+  const now = options.now ?? (() => new Date());
+  return {
+    authenticate: (rawKey) => authenticate(store, rawKey, now()),
+    inspect: async (key) => inspection(key, await readKeyUsage(store.db, key.keyId, now())),
+  };
+}
+
+async function authenticate(store: Store, rawKey: string | undefined, at: Date): Promise<KeyContext | null> {
+  if (rawKey === undefined || !isWellFormedKey(rawKey)) return null;
+  const hash = hashKey(rawKey);
+  const version = store.dataVersion();
+  const cache = version === null ? null : keyCacheOf(store);
+  if (cache && version !== null) {
+    cache.observe(version);
+    const hit = cache.get(hash);
+    if (hit) return isExpired(hit, at) ? null : hit;
+  }
+  const epoch = cache?.epoch ?? 0;
+  const key = await readKey(store, hash);
+  if (!key || isExpired(key, at)) return null;
+  cache?.set(hash, key, epoch);
+  return key;
+}
+
+function isExpired(key: KeyContext, at: Date): boolean {
+  return key.expiresAt !== null && key.expiresAt.getTime() <= at.getTime();
+}
+
+/** The key behind `hash` when it exists, is not revoked and its account is not suspended. */
+async function readKey(store: Store, hash: string): Promise<KeyContext | null> {
+  const row = await store.db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id',
+      'api_keys.account_id',
+      'api_keys.workspace_id',
+      'api_keys.name',
+      'api_keys.label',
+      'api_keys.management',
+      'api_keys.limit_units',
+      'api_keys.limit_reset',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'accounts.suspended',
+    ])
+    .where('api_keys.hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || row.suspended !== 0) return null;
+  return {
+    keyId: row.id,
+    accountId: row.account_id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    label: row.label,
+    management: row.management !== 0,
+    limit: row.limit_units === null ? null : BigInt(row.limit_units),
+    limitReset: isLimitReset(row.limit_reset) ? row.limit_reset : null,
+    expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+  };
+}
+
+/** The key inspection record: amounts in USD as JSON numbers, remaining never below zero. */
+export function inspection(key: KeyContext, usage: KeyUsage): KeyInspection {
+  return {
+    label: key.label,
+    name: key.name,
+    limit: key.limit === null ? null : toUsdNumber(key.limit),
+    limit_remaining: key.limit === null ? null : toUsdNumber(maxUnits(0n, key.limit - windowOf(key, usage))),
+    limit_reset: key.limitReset,
+    usage: toUsdNumber(usage.total),
+    usage_daily: toUsdNumber(usage.daily),
+    usage_weekly: toUsdNumber(usage.weekly),
+    usage_monthly: toUsdNumber(usage.monthly),
+    is_free_tier: false,
+    expires_at: key.expiresAt === null ? null : key.expiresAt.toISOString(),
+  };
+}
+
+function windowOf(key: KeyContext, usage: KeyUsage): Units {
+  switch (key.limitReset) {
+    case 'daily':
+      return usage.daily;
+    case 'weekly':
+      return usage.weekly;
+    case 'monthly':
+      return usage.monthly;
+    case null:
+      return usage.total;
+    default: {
+      const unreachable: never = key.limitReset;
+      throw new Error(`unknown limit reset ${String(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { GenerationsTable } from '../store/schema.js';
+import type { Store } from '../store/store.js';
+import type { Units } from './money.js';
+import type { CostLine, GenerationReader, GenerationRecord } from './types.js';
+
+type GenerationRow = Selectable<GenerationsTable>;
+
+/** Reads generation records back, only for the account they belong to. */
+export function createGenerationReader(store: Store): GenerationReader {
+  return {
+    async get(id, accountId) {
+      const row = await store.db
+        .selectFrom('generations')
+        .selectAll()
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row ? generationFromRow(row) : null;
+    },
+  };
+}
+
+/**
+ * The stored form of a record. When not `charged` (a released hold), its cost and the amounts of its
+ * priced lines are stored as 0 while the quantities stay, so the record says what was waived.
+ */
+export function generationToRow(record: GenerationRecord, charged: boolean): Insertable<GenerationsTable> {
+  const cost: Units = charged ? record.cost : 0n;
+  return {
+    id: record.id,
+    account_id: record.accountId,
+    workspace_id: record.workspaceId,
+    key_id: record.keyId,
+    model: record.model,
+    provider_slug: record.providerSlug,
+    provider_name: record.providerName,
+    endpoint_id: record.endpointId,
+    upstream_id: record.upstreamId,
+    streamed: record.streamed ? 1 : 0,
+    status: record.status,
+    finish_reason: record.finishReason,
+    native_finish_reason: record.nativeFinishReason,
+    error_code: record.errorCode,
+    error_message: record.errorMessage,
+    prompt_tokens: record.promptTokens ?? null,
+    completion_tokens: record.completionTokens ?? null,
+    cached_tokens: record.cachedTokens ?? null,
+    cache_write_tokens: record.cacheWriteTokens ?? null,
+    reasoning_tokens: record.reasoningTokens ?? null,
+    estimated_prompt_tokens: record.estimatedPromptTokens,
+    cost_units: cost.toString(),
+    cost_lines: JSON.stringify(record.costLines.map((line) => storedLine(line, charged))),
+    created_at: record.createdAt.getTime(),
+    latency_ms: record.latencyMs,
+    generation_ms: record.generationMs,
+    app_title: record.appTitle,
+    app_referer: record.appReferer,
+    metadata: record.metadata === null ? null : JSON.stringify(record.metadata),
+  };
+}
+
+interface StoredLine {
+  key: string;
+  quantity: string;
+  amount: string | null;
+}
+
+function storedLine(line: CostLine, charged: boolean): StoredLine {
+  const amount = line.amount === null ? null : charged ? line.amount : 0n;
+  return { key: line.key, quantity: line.quantity, amount: amount === null ? null : amount.toString() };
+}
+
+export function generationFromRow(row: GenerationRow): GenerationRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    workspaceId: row.workspace_id,
+    keyId: row.key_id,
+    model: row.model,
+    providerSlug: row.provider_slug,
+    providerName: row.provider_name,
+    endpointId: row.endpoint_id,
+    upstreamId: row.upstream_id,
+    streamed: row.streamed !== 0,
+    status: parseStatus(row.status),
+    finishReason: row.finish_reason,
+    nativeFinishReason: row.native_finish_reason,
+    errorCode: row.error_code,
+    errorMessage: row.error_message,
+    ...optionalCount('promptTokens', row.prompt_tokens),
+    ...optionalCount('completionTokens', row.completion_tokens),
+    ...optionalCount('cachedTokens', row.cached_tokens),
+    ...optionalCount('cacheWriteTokens', row.cache_write_tokens),
+    ...optionalCount('reasoningTokens', row.reasoning_tokens),
+    estimatedPromptTokens: row.estimated_prompt_tokens,
+    cost: BigInt(row.cost_units),
+    costLines: parseLines(row.cost_lines),
+    createdAt: new Date(row.created_at),
+    latencyMs: row.latency_ms,
+    generationMs: row.generation_ms,
+    appTitle: row.app_title,
+    appReferer: row.app_referer,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+  };
+}
+
+/** An unreported count stays absent (undefined), never 0. */
+function optionalCount<K extends string>(name: K, value: number | null): Partial<Record<K, number>> {
+  return value === null ? {} : ({ [name]: value } as Record<K, number>);
+}
+
+function parseStatus(status: string): GenerationRecord['status'] {
+  if (status === 'success' || status === 'error' || status === 'cancelled') return status;
+  throw new Error(`stored generation has unknown status ${JSON.stringify(status)}`);
+}
+
+function parseLines(text: string): CostLine[] {
+  const lines = JSON.parse(text) as StoredLine[];
+  return lines.map((line) => ({
+    key: line.key,
+    quantity: line.quantity,
+    amount: line.amount === null ? null : BigInt(line.amount),
+  }));
+}

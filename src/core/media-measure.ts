@@ -1,0 +1,50 @@
+import { imageSize } from 'image-size';
+import { parseBuffer } from 'music-metadata';
+import { parseDataUrl } from './media-type.js';
+
+export interface MediaQuantities {
+  /** Exact decimal megapixels of the pictures whose bytes came back (URLs are not fetched). */
+  imageMegapixels?: string;
+  /** Seconds of audio read from its container, to the microsecond. */
+  audioSeconds?: string;
+}
+
+/** Reads the billable quantities of generated media from the bytes themselves (rule 13). */
+export async function measureMedia(imageUrls: readonly string[], audioBase64: string | undefined): Promise<MediaQuantities> {
+  const measured: MediaQuantities = {};
+  const pixels = imageUrls.reduce((sum, url) => sum + pixelsOf(url), 0);
+  if (pixels > 0) measured.imageMegapixels = megapixels(pixels);
+  if (audioBase64) {
+    const seconds = await secondsOf(Buffer.from(audioBase64, 'base64'));
+    if (seconds !== undefined) measured.audioSeconds = seconds.toFixed(6);
+  }
+  return measured;
+}
+
+function pixelsOf(url: string): number {
+  const data = parseDataUrl(url);
+  if (!data?.base64) return 0;
+  try {
+    const { width, height } = imageSize(Buffer.from(data.data, 'base64'));
+    return width * height;
+  } catch {
+    return 0;
+  }
+}
+
+/** Pixels → megapixels as an exact decimal string (1 megapixel = 1,000,000 pixels). */
+function megapixels(pixels: number): string {
+  const whole = Math.floor(pixels / 1_000_000);
+  const fraction = String(pixels % 1_000_000).padStart(6, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+async function secondsOf(bytes: Buffer): Promise<number | undefined> {
+  try {
+    const metadata = await parseBuffer(bytes, undefined, { duration: true });
+    const duration = metadata.format.duration;
+    return duration !== undefined && Number.isFinite(duration) && duration > 0 ? duration : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+import type { GenerationOutcome } from '../../core/accounting.js';
+import type { AnswerMeter } from '../../core/answer-meter.js';
+import type { PlannedAttempt } from '../../core/plan.js';
+import type { ReplyMeta } from '../../dialects/shared/reply-meta.js';
+import type { LiveEndpointState } from '../../stats/endpoint-state.js';
+import type { PreparedInference } from './prepare.js';
+
+export function startOutcome(prepared: PreparedInference, streamed: boolean): GenerationOutcome {
+  return {
+    generationId: prepared.generationId,
+    key: prepared.key,
+    request: prepared.request,
+    estimatedPromptTokens: prepared.promptTokens,
+    streamed,
+    startedAt: prepared.startedAt,
+  };
+}
+
+export function replyMeta(prepared: PreparedInference, attempt: PlannedAttempt): ReplyMeta {
+  return {
+    id: prepared.generationId,
+    created: Math.floor(prepared.startedAt / 1000),
+    model: attempt.modelId,
+    provider: attempt.endpoint.provider.name,
+  };
+}
+
+/** Copies what the meter saw onto the outcome, with the usage to bill. */
+export async function closeOutcome(outcome: GenerationOutcome, meter: AnswerMeter, cutShort: boolean): Promise<void> {
+  const usage = await meter.billedUsage({ cutShort, promptEstimate: outcome.estimatedPromptTokens });
+  if (usage) outcome.usage = usage;
+  if (meter.firstContentAt !== undefined) outcome.firstContentAt = meter.firstContentAt;
+  outcome.finishReason = meter.finish ?? null;
+  outcome.nativeFinishReason = meter.nativeFinish;
+  if (meter.upstreamId) outcome.upstreamId = meter.upstreamId;
+}
+
+/** A served answer feeds session affinity and, for streams, the endpoint's measured timings. */
+export function recordServed(state: LiveEndpointState, outcome: GenerationOutcome): void {
+  const endpoint = outcome.attempt?.endpoint;
+  if (!endpoint || outcome.error) return;
+  if (outcome.request.sessionId !== undefined) state.sessions.remember(outcome.request.sessionId, endpoint.id);
+  if (!outcome.streamed || outcome.firstContentAt === undefined || outcome.cancelled) return;
+  const sample: { ttftMs: number; generationMs: number; completionTokens?: number } = {
+    ttftMs: outcome.firstContentAt - outcome.startedAt,
+    generationMs: Date.now() - outcome.startedAt,
+  };
+  if (outcome.usage?.completionTokens !== undefined) sample.completionTokens = outcome.usage.completionTokens;
+  state.timings.recordStream(endpoint.id, sample);
+}

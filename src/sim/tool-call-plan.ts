@@ -1,0 +1,31 @@
+import { stripDirectives } from './behaviour.js';
+import { isRecord } from './message-text.js';
+
+export interface ToolCallPlan {
+  id: string;
+  name: string;
+  arguments: string;
+  /** The arguments split into the fragments a stream sends, one per chunk. */
+  fragments: string[];
+}
+
+function functionName(value: unknown): string | undefined {
+  if (!isRecord(value) || !isRecord(value.function)) return undefined;
+  const name = value.function.name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** The named `tool_choice` function, else the first declared tool, else `lookup`. */
+function chosenToolName(body: Record<string, unknown>): string {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return functionName(body.tool_choice) ?? functionName(tools[0]) ?? 'lookup';
+}
+
+const FRAGMENT = / ?[\p{L}\p{N}_]+|[^\p{L}\p{N}_\s]+|\s+/gu;
+
+/** One call whose `query` argument is the first three words the user wrote. */
+export function planToolCall(body: Record<string, unknown>, userText: string, id: string): ToolCallPlan {
+  const query = stripDirectives(userText).trim().split(/\s+/).slice(0, 3).join(' ');
+  const args = JSON.stringify({ query });
+  return { id, name: chosenToolName(body), arguments: args, fragments: args.match(FRAGMENT) ?? [args] };
+}

@@ -1,0 +1,5 @@
+import { coreMigration } from './0001-core.js';
+import type { Migration } from './migration.js';
+
+/** Every migration, in the order it is applied. Append only. */
+export const MIGRATIONS: readonly Migration[] = [coreMigration];

@@ -1,0 +1,121 @@
+/**
+ * Row types of every table, as Kysely sees them. Money columns are TEXT holding integer strings in
+ * 10^-24 USD (they exceed int64); timestamps are epoch milliseconds; flags are INTEGER 0/1 so the
+ * same SQL runs on SQLite and PostgreSQL.
+ */
+
+export type Flag = 0 | 1;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  balance_units: string;
+  reserved_units: string;
+  suspended: Flag;
+  created_at: number;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** JSON text of the workspace's routing defaults, or null. */
+  routing_defaults: string | null;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  account_id: string;
+  name: string;
+  /** SHA-256 hex of the raw key; the key itself is never stored. */
+  hash: string;
+  label: string;
+  management: Flag;
+  limit_units: string | null;
+  limit_reset: string | null;
+  /** Everything this key has ever been charged. */
+  usage_units: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+/** Charges of one key on one UTC day; the spend-limit windows sum these. */
+export interface KeyUsageTable {
+  key_id: string;
+  day_start: number;
+  amount_units: string;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  account_id: string;
+  /** Positive for a deposit, positive for a charge too: `kind` gives the direction. */
+  amount_units: string;
+  kind: 'deposit' | 'charge';
+  generation_id: string | null;
+  created_at: number;
+}
+
+export interface HoldsTable {
+  id: string;
+  generation_id: string;
+  account_id: string;
+  workspace_id: string;
+  key_id: string;
+  amount_units: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface GenerationsTable {
+  id: string;
+  account_id: string;
+  workspace_id: string;
+  key_id: string;
+  model: string;
+  provider_slug: string | null;
+  provider_name: string | null;
+  endpoint_id: string | null;
+  upstream_id: string | null;
+  streamed: Flag;
+  status: string;
+  finish_reason: string | null;
+  native_finish_reason: string | null;
+  error_code: number | null;
+  error_message: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  cached_tokens: number | null;
+  cache_write_tokens: number | null;
+  reasoning_tokens: number | null;
+  estimated_prompt_tokens: number;
+  cost_units: string;
+  /** JSON text: [{key, quantity, amount (integer string or null)}]. */
+  cost_lines: string;
+  created_at: number;
+  latency_ms: number | null;
+  generation_ms: number | null;
+  app_title: string | null;
+  app_referer: string | null;
+  /** JSON text or null. */
+  metadata: string | null;
+}
+
+export interface MigrationsTable {
+  id: string;
+  applied_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  key_usage: KeyUsageTable;
+  ledger_entries: LedgerEntriesTable;
+  holds: HoldsTable;
+  generations: GenerationsTable;
+  switchyard_migrations: MigrationsTable;
+}

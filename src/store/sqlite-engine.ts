@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { SqliteDialect } from 'kysely';
+import { withStatementCache } from './statement-cache.js';
+
+export interface SqliteEngine {
+  dialect: SqliteDialect;
+  /** PRAGMA data_version of this connection: changes when another connection commits. */
+  dataVersion(): number;
+}
+
+/**
+ * Opens one better-sqlite3 connection tuned for a gateway: WAL (readers never block the writer),
+ * synchronous=NORMAL (durable at each checkpoint, safe with WAL), a busy timeout so a second
+ * process (the admin CLI) waits instead of failing, and foreign keys enforced as on PostgreSQL.
+ */
+export function openSqliteEngine(path: string): SqliteEngine {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new BetterSqlite3(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  const dataVersion = database.prepare<[], number>('PRAGMA data_version').pluck();
+  return {
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dataVersion: () => dataVersion.get() ?? 0,
+  };
+}

@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../../src/store/database-url.js';
+import { runMigrations } from '../../../src/store/migrator.js';
+import { openStore, type Store } from '../../../src/store/store.js';
+
+const opened: Store[] = [];
+const dirs: string[] = [];
+
+async function open(url: string): Promise<Store> {
+  const store = await openStore(url);
+  opened.push(store);
+  return store;
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-store-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('database URLs', () => {
+  it('sqlite:PATH, sqlite::memory: and postgres URLs are recognised', () => {
+    expect(parseDatabaseUrl('sqlite:./data/switchyard.db')).toEqual({ engine: 'sqlite', path: './data/switchyard.db' });
+    expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ engine: 'sqlite', path: ':memory:' });
+    expect(parseDatabaseUrl('sqlite:///var/db.sqlite')).toEqual({ engine: 'sqlite', path: '/var/db.sqlite' });
+    expect(parseDatabaseUrl('postgres://u@h/db')).toEqual({ engine: 'postgres', url: 'postgres://u@h/db' });
+    expect(parseDatabaseUrl('postgresql://u@h/db').engine).toBe('postgres');
+  });
+
+  it('an unsupported URL is refused naming the accepted forms', () => {
+    expect(() => parseDatabaseUrl('mysql://h/db')).toThrow(/sqlite:PATH.*postgres/);
+    expect(() => parseDatabaseUrl('sqlite:')).toThrow(/names no file/);
+  });
+});
+
+describe('sqlite store', () => {
+  it('creates the directory of a file database and runs it in WAL mode', async () => {
+    const path = join(tempDir(), 'nested', 'deeper', 'switchyard.db');
+    const store = await open(`sqlite:${path}`);
+    expect(existsSync(path)).toBe(true);
+    const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(store.db);
+    expect(mode.rows[0]?.journal_mode).toBe('wal');
+  });
+
+  it('migrations are applied once, in order, and recorded', async () => {
+    const store = await open('sqlite::memory:');
+    const recorded = await store.db.selectFrom('switchyard_migrations').select('id').execute();
+    expect(recorded.map((row) => row.id)).toEqual(['0001-core']);
+    expect(await runMigrations(store)).toEqual([]);
+  });
+
+  it('a second store on the same file finds the schema already migrated', async () => {
+    const url = `sqlite:${join(tempDir(), 'db.sqlite')}`;
+    await open(url);
+    const second = await open(url);
+    expect(await runMigrations(second)).toEqual([]);
+  });
+
+  it('a failed write transaction leaves nothing behind', async () => {
+    const store = await open('sqlite::memory:');
+    const failing = store.write(async (tx) => {
+      await tx.insertInto('accounts').values({ id: 'acct_x', name: 'x', balance_units: '0', reserved_units: '0', suspended: 0, created_at: 0 }).execute();
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    expect(await store.db.selectFrom('accounts').selectAll().execute()).toEqual([]);
+  });
+
+  it('data_version changes when another connection commits, not on own commits', async () => {
+    const url = `sqlite:${join(tempDir(), 'db.sqlite')}`;
+    const first = await open(url);
+    const second = await open(url);
+    const before = first.dataVersion();
+    await first.write((tx) => tx.insertInto('accounts').values({ id: 'acct_a', name: 'a', balance_units: '0', reserved_units: '0', suspended: 0, created_at: 0 }).execute());
+    expect(first.dataVersion()).toBe(before);
+    await second.write((tx) => tx.insertInto('accounts').values({ id: 'acct_b', name: 'b', balance_units: '0', reserved_units: '0', suspended: 0, created_at: 0 }).execute());
+    expect(first.dataVersion()).not.toBe(before);
+  });
+});
