@@ -30,7 +30,7 @@ export async function closeOutcome(outcome: GenerationOutcome, meter: AnswerMete
   const usage = await meter.billedUsage({ cutShort, promptEstimate: outcome.estimatedPromptTokens });
   if (usage) outcome.usage = usage;
   if (meter.firstContentAt !== undefined) outcome.firstContentAt = meter.firstContentAt;
-  outcome.finishReason = meter.finish ?? null;
+  outcome.finishReason = outcome.error ? 'error' : meter.finish ?? null;
   outcome.nativeFinishReason = meter.nativeFinish;
   if (meter.upstreamId) outcome.upstreamId = meter.upstreamId;
 }
