@@ -74,6 +74,12 @@ describe('reasoning=N, non-streamed', () => {
     expect(first).toEqual(second);
   });
 
+  it('reasoning=0 reports reasoning_tokens 0 and shows no reasoning (never an empty details array)', async () => {
+    const reply = await sim.json<SimReply>({ model: 'chat;reasoning=0', messages: userMessage('x') });
+    expect(messageOf(reply)).not.toHaveProperty('reasoning_details');
+    expect(reply.usage?.completion_tokens_details).toEqual({ reasoning_tokens: 0 });
+  });
+
   it('without the reasoning key there is no reasoning member and no completion_tokens_details', async () => {
     const reply = await sim.json<SimReply>({ model: 'chat', messages: userMessage('x') });
     expect(messageOf(reply)).not.toHaveProperty('reasoning');
