@@ -5,6 +5,7 @@ export interface CollectedReasoning {
   kind: ReasoningKind;
   text: string;
   signature?: string;
+  format?: string;
 }
 
 export interface CollectedToolCall {
@@ -107,6 +108,7 @@ function appendReasoning(reply: CollectedReply, event: Extract<CoreEvent, { type
   }
   entry.text += event.text;
   if (event.signature !== undefined) entry.signature = event.signature;
+  if (event.format !== undefined) entry.format = event.format;
 }
 
 function appendAudio(reply: CollectedReply, event: Extract<CoreEvent, { type: 'audio.delta' }>): void {

@@ -21,6 +21,12 @@ export interface CoreUsage {
 
 export type ReasoningKind = 'text' | 'summary' | 'encrypted';
 
+/** What a reasoning fragment may carry beside its text: the signature and the originating format. */
+export interface ReasoningExtras {
+  signature?: string;
+  format?: string;
+}
+
 export interface UpstreamFailure {
   /** HTTP status the provider answered, when there was one. */
   status?: number;
@@ -41,7 +47,7 @@ export type CoreEvent =
   | { type: 'text.delta'; index: number; text: string }
   | { type: 'text.end'; index: number }
   | { type: 'reasoning.start'; index: number; kind: ReasoningKind }
-  | { type: 'reasoning.delta'; index: number; kind: ReasoningKind; text: string; signature?: string }
+  | { type: 'reasoning.delta'; index: number; kind: ReasoningKind; text: string; signature?: string; format?: string }
   | { type: 'reasoning.end'; index: number }
   | { type: 'refusal.delta'; index: number; text: string }
   | { type: 'tool.start'; index: number; toolIndex: number; id: string; name: string }

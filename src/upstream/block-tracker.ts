@@ -1,4 +1,4 @@
-import type { CoreEvent, ReasoningKind } from '../core/events.js';
+import type { CoreEvent, ReasoningExtras, ReasoningKind } from '../core/events.js';
 
 type OpenBlock =
   | { kind: 'text' }
@@ -21,11 +21,9 @@ export class BlockTracker {
     out.push({ type: 'text.delta', index, text });
   }
 
-  reasoning(kind: ReasoningKind, text: string, out: CoreEvent[], signature?: string): void {
+  reasoning(kind: ReasoningKind, text: string, out: CoreEvent[], extras: ReasoningExtras = {}): void {
     const index = this.open({ kind: 'reasoning', reasoningKind: kind }, out);
-    out.push(signature === undefined
-      ? { type: 'reasoning.delta', index, kind, text }
-      : { type: 'reasoning.delta', index, kind, text, signature });
+    out.push({ type: 'reasoning.delta', index, kind, text, ...extras });
   }
 
   refusal(text: string, out: CoreEvent[]): void {

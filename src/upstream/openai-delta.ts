@@ -1,4 +1,4 @@
-import type { CoreEvent } from '../core/events.js';
+import type { CoreEvent, ReasoningExtras } from '../core/events.js';
 import type { BlockTracker } from './block-tracker.js';
 import { arrayOf, countOf, isObject, objectOf, stringOf, type JsonObject } from './json-guards.js';
 
@@ -44,21 +44,30 @@ function applyAudio(audio: JsonObject, blocks: BlockTracker, out: CoreEvent[]): 
 function applyReasoningDetails(details: unknown[], blocks: BlockTracker, out: CoreEvent[]): void {
   for (const detail of details) {
     if (!isObject(detail)) continue;
-    const signature = stringOf(detail.signature);
+    const extras = reasoningExtras(detail);
     switch (detail.type) {
       case 'reasoning.text':
-        blocks.reasoning('text', stringOf(detail.text) ?? '', out, signature);
+        blocks.reasoning('text', stringOf(detail.text) ?? '', out, extras);
         break;
       case 'reasoning.summary':
-        blocks.reasoning('summary', stringOf(detail.summary) ?? '', out);
+        blocks.reasoning('summary', stringOf(detail.summary) ?? '', out, extras);
         break;
       case 'reasoning.encrypted':
-        blocks.reasoning('encrypted', stringOf(detail.data) ?? '', out);
+        blocks.reasoning('encrypted', stringOf(detail.data) ?? '', out, extras);
         break;
       default:
         break;
     }
   }
+}
+
+function reasoningExtras(detail: JsonObject): ReasoningExtras {
+  const extras: ReasoningExtras = {};
+  const signature = stringOf(detail.signature);
+  const format = stringOf(detail.format);
+  if (signature !== undefined) extras.signature = signature;
+  if (format !== undefined) extras.format = format;
+  return extras;
 }
 
 function applyToolCall(call: JsonObject, position: number, blocks: BlockTracker, out: CoreEvent[]): void {

@@ -28,7 +28,7 @@ function encodeMessage(reply: CollectedReply): Record<string, unknown> {
   const reasoningText = reply.reasoning.filter((entry) => entry.kind !== 'encrypted').map((entry) => entry.text).join('');
   if (reasoningText) message.reasoning = reasoningText;
   if (reply.reasoning.length > 0) {
-    message.reasoning_details = reply.reasoning.map((entry) => reasoningDetail(entry.kind, entry.text, entry.index, entry.signature));
+    message.reasoning_details = reply.reasoning.map((entry) => reasoningDetail(entry.kind, entry.text, entry.index, entry));
   }
   if (reply.refusal !== undefined) message.refusal = reply.refusal;
   if (reply.toolCalls.length > 0) {

@@ -19,7 +19,7 @@ export class ChatStreamWriter {
       case 'text.delta':
         return this.delta({ content: event.text });
       case 'reasoning.delta': {
-        const detail = reasoningDetail(event.kind, event.text, event.index, event.signature);
+        const detail = reasoningDetail(event.kind, event.text, event.index, event);
         return this.delta(event.kind === 'encrypted'
           ? { reasoning_details: [detail] }
           : { reasoning: event.text, reasoning_details: [detail] });

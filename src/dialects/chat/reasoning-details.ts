@@ -1,4 +1,4 @@
-import type { ReasoningKind } from '../../core/events.js';
+import type { ReasoningExtras, ReasoningKind } from '../../core/events.js';
 
 export type ReasoningDetail =
   | { type: 'reasoning.text'; text: string; signature?: string; index: number; format?: string }
@@ -6,13 +6,14 @@ export type ReasoningDetail =
   | { type: 'reasoning.encrypted'; data: string; index: number; format?: string };
 
 /** One reasoning entry (or streamed fragment) in the chat dialect's `reasoning_details` form. */
-export function reasoningDetail(kind: ReasoningKind, text: string, index: number, signature?: string): ReasoningDetail {
+export function reasoningDetail(kind: ReasoningKind, text: string, index: number, extras: ReasoningExtras = {}): ReasoningDetail {
+  const format = extras.format === undefined ? {} : { format: extras.format };
   switch (kind) {
     case 'text':
-      return signature === undefined ? { type: 'reasoning.text', text, index } : { type: 'reasoning.text', text, signature, index };
+      return { type: 'reasoning.text', text, ...(extras.signature === undefined ? {} : { signature: extras.signature }), ...format, index };
     case 'summary':
-      return { type: 'reasoning.summary', summary: text, index };
+      return { type: 'reasoning.summary', summary: text, ...format, index };
     case 'encrypted':
-      return { type: 'reasoning.encrypted', data: text, index };
+      return { type: 'reasoning.encrypted', data: text, ...format, index };
   }
 }
