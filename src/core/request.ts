@@ -96,6 +96,8 @@ export interface CoreRequest {
   middleOut?: boolean;
   /** Call-ready `tool_call_dispatch` events were asked for. */
   toolDispatch?: boolean;
+  /** Members the caller set that are accepted and never forwarded (reported false in `honoured`). */
+  ignored?: string[];
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
   provider?: ProviderPreferences;

@@ -7,10 +7,23 @@ export function registerErrorEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const gatewayError = toGatewayError(error);
     if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');
+    const dialectBody = asksStream(request.body) ? request.routeOptions.config.streamRefusalBody?.(gatewayError) : undefined;
+    if (dialectBody !== undefined) return reply.code(gatewayError.status).headers(gatewayError.headers).send(dialectBody);
     return sendError(reply, gatewayError);
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new GatewayError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A dialect's own envelope for refusing a streamed request before its stream opened. */
+    streamRefusalBody?: (error: GatewayError) => unknown;
+  }
+}
+
+function asksStream(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
 }
 
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {

@@ -6,6 +6,9 @@ import { readProviderPreferences } from '../shared/provider-preferences.js';
 import { readCompressionAsk } from '../shared/compression-ask.js';
 import { CHAT_PARAMETER_POLICY, type ChatParameterName } from './parameter-policy.js';
 
+/** Judged members the service accepts and never forwards (reported false in `honoured`). */
+const IGNORED_MEMBERS = ['top_a', 'verbosity'] as const;
+
 /** Chat wire → core request. The body has passed the schema (nulls already read as absent). */
 export function decodeChatRequest(body: ChatRequestBody, headers: HeaderBag): CoreRequest {
   if (body.store === true) throw invalidRequest('store', 'true is not supported: nothing is stored (send false or omit it)');
@@ -33,6 +36,8 @@ export function decodeChatRequest(body: ChatRequestBody, headers: HeaderBag): Co
   if (outputs.length > 0) request.outputModalities = outputs;
   if (readCompressionAsk(body.transforms, body.plugins)) request.middleOut = true;
   if (body.stream_options?.include_tool_dispatch === true && request.stream && request.tools) request.toolDispatch = true;
+  const ignored = IGNORED_MEMBERS.filter((name) => body[name] !== undefined);
+  if (ignored.length > 0) request.ignored = ignored;
   const provider = readProviderPreferences(body.provider, body.route);
   if (provider) request.provider = provider;
   return request;

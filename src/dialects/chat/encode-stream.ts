@@ -58,9 +58,14 @@ export class ChatStreamWriter {
     }
   }
 
-  /** The closing usage frame (empty `choices`) and `[DONE]`. */
+  open(): string {
+    return '';
+  }
+
+  /** The closing usage frame (empty `choices`, `usage` and `honoured`) and `[DONE]`. */
   finish(accounting: ReplyAccounting): string {
-    return sseData({ ...this.head(), choices: [], usage: encodeChatUsage(accounting) }) + SSE_DONE;
+    const honoured = accounting.honoured ?? {};
+    return sseData({ ...this.head(), choices: [], usage: encodeChatUsage(accounting), honoured }) + SSE_DONE;
   }
 
   /** The terminal in-band error chunk after the stream opened, then `[DONE]`. */

@@ -17,4 +17,6 @@ export interface ReplyAccounting {
   usage: CoreUsage | undefined;
   /** Exact charge in USD, rendered from units by billing. */
   cost: number;
+  /** Which judged members the serving endpoint honoured (final stream chunks). */
+  honoured?: Record<string, boolean>;
 }

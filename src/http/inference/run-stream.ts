@@ -6,6 +6,7 @@ import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../../core/err
 import { settleGeneration, type GenerationOutcome } from '../../core/accounting.js';
 import { AnswerMeter } from '../../core/answer-meter.js';
 import { visibleToCaller } from '../../core/caller-view.js';
+import { honouredMembers } from '../../core/honoured.js';
 import type { Services } from '../services.js';
 import type { DialectBinding, DialectStreamWriter } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
@@ -35,12 +36,13 @@ export async function runStream(
   } catch (error) {
     outcome.error = error instanceof AllAttemptsFailed ? failuresToError(error.failures) : internalError(services, error);
     await settleGeneration(services.ledger, prepared.hold, outcome);
-    return failBeforeCommit(socket, reply, outcome.error, dialect.createStreamWriter(fallbackMeta(prepared)));
+    return failBeforeCommit(socket, reply, outcome.error, dialect, dialect.createStreamWriter(fallbackMeta(prepared), prepared.request));
   }
   outcome.attempt = answer.attempt;
   const meta = replyMeta(prepared, answer.attempt);
   socket.open({ 'x-provider-name': meta.provider });
-  const writer = dialect.createStreamWriter(meta);
+  const writer = dialect.createStreamWriter(meta, prepared.request);
+  await socket.write(writer.open());
   const meter = new AnswerMeter();
   await pump(answer.events, { socket, writer, meter, outcome, provider: meta.provider });
   const clientLeft = socket.isClosed;
@@ -49,7 +51,8 @@ export async function runStream(
   const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
   recordServed(services.state, outcome);
   if (clientLeft) return socket.stop();
-  socket.end(outcome.error ? writer.fail(outcome.error) : writer.finish({ usage: outcome.usage, cost }));
+  const honoured = honouredMembers(prepared.request, answer.attempt);
+  socket.end(outcome.error ? writer.fail(outcome.error) : writer.finish({ usage: outcome.usage, cost, honoured }));
 }
 
 interface PumpContext {
@@ -81,15 +84,15 @@ function fallbackMeta(prepared: PreparedInference) {
   return { id: prepared.generationId, created: Math.floor(prepared.startedAt / 1000), model: prepared.request.models[0] ?? '', provider: '' };
 }
 
-function failBeforeCommit(socket: SseSocket, reply: FastifyReply, error: GatewayError, writer: DialectStreamWriter): void {
+function failBeforeCommit(socket: SseSocket, reply: FastifyReply, error: GatewayError, dialect: DialectBinding, writer: DialectStreamWriter): void {
   if (socket.isOpen) {
-    socket.end(writer.fail(error));
+    socket.end(writer.open() + writer.fail(error));
     return;
   }
   socket.stop();
   if (socket.isClosed) return;
   reply.raw.writeHead(error.status, { ...headersSoFar(reply), ...error.headers, 'content-type': 'application/json; charset=utf-8' });
-  reply.raw.end(JSON.stringify(toEnvelope(error)));
+  reply.raw.end(JSON.stringify(dialect.streamRefusalBody?.(error) ?? toEnvelope(error)));
 }
 
 /** Headers set before the reply was taken over (generation id, rate limits). */

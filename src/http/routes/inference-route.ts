@@ -26,6 +26,7 @@ export interface InferenceRouteOptions<Body> {
  */
 export function inferenceRoute<Body>(app: FastifyInstance, services: Services, options: InferenceRouteOptions<Body>): void {
   app.post(options.url, {
+    config: options.dialect.streamRefusalBody ? { streamRefusalBody: options.dialect.streamRefusalBody } : {},
     schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
     onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
     preValidation: async (request) => {

@@ -1,0 +1,20 @@
+import type { PlannedAttempt } from './plan.js';
+import type { CoreRequest } from './request.js';
+
+/**
+ * The `honoured` member beside `usage` on final stream chunks: for every optional member the caller
+ * set that an endpoint's declarations judge, whether the serving endpoint honoured it (true) or it
+ * was accepted and not applied there (false). Members that routing requires are always true, since
+ * only declaring endpoints serve them; members sent only where declared are true where they were.
+ */
+export function honouredMembers(request: CoreRequest, attempt: PlannedAttempt): Record<string, boolean> {
+  const declared = attempt.endpoint.supportedParameters;
+  const honoured: Record<string, boolean> = {};
+  for (const name of Object.keys(request.parameters)) honoured[name] = true;
+  for (const name of Object.keys(request.softParameters)) honoured[name] = declared.has(name);
+  if (request.tools) honoured.tools = true;
+  if (request.toolChoice !== undefined) honoured.tool_choice = true;
+  if (request.reasoning?.effort !== undefined) honoured.reasoning = declared.has('reasoning') || declared.has('reasoning_effort');
+  for (const name of request.ignored ?? []) honoured[name] = false;
+  return honoured;
+}
