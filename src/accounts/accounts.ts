@@ -3,7 +3,7 @@ import type { Units } from '../billing/money.js';
 import type { Db, Store } from '../store/store.js';
 import { keyCacheOf } from './key-cache.js';
 import { generateKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
-import { insertKey, parseAmount, resolveWorkspace } from './key-writer.js';
+import { insertKey, parseAmount, resolveWorkspace, type KeyFields } from './key-writer.js';
 import { newRecordId } from './record-id.js';
 import type { LimitReset } from './types.js';
 
@@ -127,7 +127,7 @@ export async function setAccountSuspended(store: Store, accountId: string, suspe
   keyCacheOf(store).clear();
 }
 
-function defaultKeyFields(accountId: string, workspaceId: string, name: string) {
+function defaultKeyFields(accountId: string, workspaceId: string, name: string): KeyFields {
   return { accountId, workspaceId, name, management: false, limit: null, limitReset: null, expiresAt: null };
 }
 

@@ -1,6 +1,6 @@
 import { maxUnits, toUsdNumber, type Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
-import { keyCacheOf } from './key-cache.js';
+import { keyCacheOf, type KeyCache } from './key-cache.js';
 import { hashKey, isWellFormedKey } from './key-format.js';
 import { readKeyUsage, type KeyUsage } from './key-usage.js';
 import type { KeyContext, KeyDirectory, KeyInspection } from './types.js';
@@ -29,8 +29,9 @@ async function authenticate(store: Store, rawKey: string | undefined, at: Date):
   if (rawKey === undefined || !isWellFormedKey(rawKey)) return null;
   const hash = hashKey(rawKey);
   const version = store.dataVersion();
-  const cache = version === null ? null : keyCacheOf(store);
-  if (cache && version !== null) {
+  let cache: KeyCache | null = null;
+  if (version !== null) {
+    cache = keyCacheOf(store);
     cache.observe(version);
     const hit = cache.get(hash);
     if (hit) return isExpired(hit, at) ? null : hit;

@@ -6,15 +6,21 @@ import { formatUsd, isDecimalString } from '../billing/money.js';
 import { DEFAULT_DATABASE_URL } from '../store/database-url.js';
 import { openStore, type Store } from '../store/store.js';
 
+const SHOWN_ONCE = 'The key is shown only once: store it now.';
+
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** `switchyard admin …`: accounts, credits and keys, straight against the database. */
 export function registerAdminCommands(program: Command): void {
   const admin = program.command('admin').description('operator commands against the database');
-  const account = admin.command('account').description('accounts');
-  const credits = admin.command('credits').description('credit deposits');
+  registerAccountCreate(admin.command('account').description('accounts'));
+  registerCreditsAdd(admin.command('credits').description('credit deposits'));
   const key = admin.command('key').description('API keys');
+  registerKeyCreate(key);
+  registerKeyRevoke(key);
+}
 
+function registerAccountCreate(account: Command): void {
   withDatabase(account.command('create'))
     .description('create an account, its default workspace and one inference key')
     .requiredOption('--name <name>', 'account name')
@@ -31,10 +37,12 @@ export function registerAdminCommands(program: Command): void {
         `workspace  ${created.workspaceId}`,
         `key id     ${created.keyId}`,
         `key        ${created.key}`,
-        'The key is shown only once: store it now.',
+        SHOWN_ONCE,
       ].join('\n');
     }));
+}
 
+function registerCreditsAdd(credits: Command): void {
   withDatabase(credits.command('add'))
     .description('add credits to an account')
     .requiredOption('--account <id>', 'account id')
@@ -44,7 +52,9 @@ export function registerAdminCommands(program: Command): void {
       const balance = await addCredits(store, accountId, usdOption(options, 'usd', false) ?? '');
       return `balance of ${accountId}: ${formatUsd(balance)} USD`;
     }));
+}
 
+function registerKeyCreate(key: Command): void {
   withDatabase(key.command('create'))
     .description('issue a key in an account')
     .requiredOption('--account <id>', 'account id')
@@ -57,9 +67,12 @@ export function registerAdminCommands(program: Command): void {
     .option('--json', 'print {"key","id"}')
     .action(run(async (store, options) => {
       const issued = await createKey(store, keyRequest(options));
-      return options['json'] ? JSON.stringify({ key: issued.key, id: issued.id }) : `key id  ${issued.id}\nkey     ${issued.key}\nThe key is shown only once: store it now.`;
+      if (options['json']) return JSON.stringify({ key: issued.key, id: issued.id });
+      return [`key id  ${issued.id}`, `key     ${issued.key}`, SHOWN_ONCE].join('\n');
     }));
+}
 
+function registerKeyRevoke(key: Command): void {
   withDatabase(key.command('revoke'))
     .description('revoke a key at once')
     .requiredOption('--key-id <id>', 'key id')

@@ -15,6 +15,8 @@ export interface Store {
    * Runs `work` in one write transaction. On SQLite it is `BEGIN IMMEDIATE` on the single
    * connection, so write transactions are serialised in this process and across processes;
    * writes queued meanwhile share one commit, each in its own savepoint (see WriteBatcher).
+   * A second process (the admin CLI) waits on the busy timeout. Two Stores on one SQLite file
+   * inside one process must not write at the same time: better-sqlite3 waits synchronously.
    * On PostgreSQL it is an ordinary transaction: callers lock the rows they change
    * (see `forUpdate`), accounts before holds, so concurrent writers cannot deadlock.
    */

@@ -75,6 +75,19 @@ describe('sqlite store', () => {
     expect(await store.db.selectFrom('accounts').selectAll().execute()).toEqual([]);
   });
 
+  it('writes queued together share a commit, and a failing one rolls back only its own changes', async () => {
+    const store = await open('sqlite::memory:');
+    const insert = (id: string) => store.write(async (tx) => {
+      await tx.insertInto('accounts').values({ id, name: id, balance_units: '0', reserved_units: '0', suspended: 0, created_at: 0 }).execute();
+      if (id === 'acct_bad') throw new Error('refused');
+      return id;
+    });
+    const outcomes = await Promise.allSettled(['acct_1', 'acct_bad', 'acct_2', 'acct_3'].map(insert));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    const ids = (await store.db.selectFrom('accounts').select('id').orderBy('id').execute()).map((row) => row.id);
+    expect(ids).toEqual(['acct_1', 'acct_2', 'acct_3']);
+  });
+
   it('data_version changes when another connection commits, not on own commits', async () => {
     const url = `sqlite:${join(tempDir(), 'db.sqlite')}`;
     const first = await open(url);
