@@ -5,6 +5,7 @@ import { hashKey, isWellFormedKey } from './key-format.js';
 import { readKeyUsage, type KeyUsage } from './key-usage.js';
 import type { KeyContext, KeyDirectory, KeyInspection } from './types.js';
 import { isLimitReset } from './usage-window.js';
+import { readRoutingDefaults } from './workspace-routing.js';
 
 export interface KeyDirectoryOptions {
   /** Clock for expiry and usage windows (tests pin it). */
@@ -52,6 +53,7 @@ async function readKey(store: Store, hash: string): Promise<KeyContext | null> {
   const row = await store.db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
     .select([
       'api_keys.id',
       'api_keys.account_id',
@@ -64,11 +66,14 @@ async function readKey(store: Store, hash: string): Promise<KeyContext | null> {
       'api_keys.expires_at',
       'api_keys.revoked_at',
       'accounts.suspended',
+      'workspaces.routing_defaults',
     ])
     .where('api_keys.hash', '=', hash)
     .executeTakeFirst();
   if (!row || row.revoked_at !== null || row.suspended !== 0) return null;
+  const routingDefaults = readRoutingDefaults(row.routing_defaults);
   return {
+    ...(routingDefaults && { routingDefaults }),
     keyId: row.id,
     accountId: row.account_id,
     workspaceId: row.workspace_id,

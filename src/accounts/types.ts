@@ -1,4 +1,5 @@
 import type { Units } from '../billing/money.js';
+import type { ProviderPreferences } from '../core/request.js';
 
 export type LimitReset = 'daily' | 'weekly' | 'monthly';
 
@@ -14,6 +15,8 @@ export interface KeyContext {
   limit: Units | null;
   limitReset: LimitReset | null;
   expiresAt: Date | null;
+  /** The workspace's routing defaults, applied beneath a request's own `provider` preferences. */
+  routingDefaults?: ProviderPreferences;
 }
 
 /** The key inspection record of `GET /key` (spec 02), before the `{data}` wrapper. */

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { addCredits, createAccount, createKey, revokeKey } from '../accounts/accounts.js';
+import { setWorkspaceRoutingDefaults } from '../accounts/workspace-routing.js';
 import { LIMIT_RESETS } from '../accounts/usage-window.js';
 import type { LimitReset } from '../accounts/types.js';
 import { formatUsd, isDecimalString } from '../billing/money.js';
@@ -18,6 +19,7 @@ export function registerAdminCommands(program: Command): void {
   const key = admin.command('key').description('API keys');
   registerKeyCreate(key);
   registerKeyRevoke(key);
+  registerWorkspaceRouting(admin.command('workspace').description('workspaces'));
 }
 
 function registerAccountCreate(account: Command): void {
@@ -80,6 +82,24 @@ function registerKeyRevoke(key: Command): void {
       const keyId = text(options, 'keyId');
       if (!(await revokeKey(store, keyId))) throw new Error(`no live key with id ${keyId}`);
       return `revoked ${keyId}`;
+    }));
+}
+
+function registerWorkspaceRouting(workspace: Command): void {
+  withDatabase(workspace.command('routing'))
+    .description('set the routing defaults of a workspace (a provider-preferences object; null clears them)')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--provider <json>', 'e.g. {"zdr":true,"sort":"price"} or null')
+    .action(run(async (store, options) => {
+      const workspaceId = text(options, 'workspace');
+      let provider: unknown;
+      try {
+        provider = JSON.parse(text(options, 'provider'));
+      } catch {
+        throw new Error('--provider must be JSON');
+      }
+      await setWorkspaceRoutingDefaults(store, workspaceId, provider);
+      return `routing defaults of ${workspaceId}: ${JSON.stringify(provider)}`;
     }));
 }
 

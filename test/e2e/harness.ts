@@ -40,6 +40,7 @@ export interface Harness {
   baseUrl: string;
   key: string;
   accountId: string;
+  workspaceId: string;
   configPath: string;
   client: OpenAI;
   close(): Promise<void>;
@@ -95,6 +96,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     baseUrl,
     key: account.key,
     accountId: account.accountId,
+    workspaceId: account.workspaceId,
     configPath,
     client: new OpenAI({ baseURL: baseUrl, apiKey: account.key, maxRetries: 0 }),
     async close() {

@@ -33,6 +33,7 @@ export async function prepareInference(services: Services, httpRequest: FastifyR
     state: services.state,
     request,
     facts,
+    ...(key.routingDefaults && { workspaceDefaults: key.routingDefaults }),
     now: new Date(startedAt),
   });
   if (!outcome.ok) throw outcome.error;
