@@ -28,14 +28,16 @@ export function requestedSort(preferences: ProviderPreferences, variant: ModelVa
 }
 
 /**
- * Default order: healthy endpoints first, then those able to emit the whole requested ceiling,
- * then the cheapest for this request (prompt estimate and ceiling at the endpoint's prices), then
- * endpoint id. A session's previous endpoint goes first. An explicit sort replaces the default.
+ * Healthy endpoints always go before ones that just failed repeatedly. Among them: an explicit
+ * sort when there is one, else the endpoint that served the session; then the default order:
+ * endpoints able to emit the whole requested ceiling, then the cheapest for this request (prompt
+ * estimate and ceiling at the endpoint's prices), then endpoint id.
  */
 export function sortAttempts(attempts: RankedAttempt[], context: OrderContext, sort: SortBy | undefined): RankedAttempt[] {
-  const defaults = defaultComparator(context);
+  const healthy = healthComparator(context.state);
   const primary = sort ? sortComparator(sort, context.state) : affinityComparator(context);
-  return [...attempts].sort((a, b) => primary(a, b) || defaults(a, b));
+  const defaults = defaultComparator(context);
+  return [...attempts].sort((a, b) => healthy(a, b) || primary(a, b) || defaults(a, b));
 }
 
 /** `provider.order` first, in its order; the rest after unless fallbacks are refused. */
@@ -52,11 +54,14 @@ export function applyProviderOrder(attempts: RankedAttempt[], preferences: Provi
   return [...listed, ...attempts.filter((attempt) => position(attempt) === Number.POSITIVE_INFINITY)];
 }
 
+function healthComparator(state: EndpointStateView): Comparator {
+  const rank = (attempt: RankedAttempt) => (state.isHealthy(attempt.endpoint.id) ? 0 : 1);
+  return (a, b) => rank(a) - rank(b);
+}
+
 function defaultComparator(context: OrderContext): Comparator {
-  const healthy = (attempt: RankedAttempt) => (context.state.isHealthy(attempt.endpoint.id) ? 0 : 1);
   const reaches = (attempt: RankedAttempt) => (reachesCeiling(attempt.endpoint, context.requestedCeiling) ? 0 : 1);
   return (a, b) =>
-    healthy(a) - healthy(b) ||
     reaches(a) - reaches(b) ||
     compareUnits(a.estimatedCost, b.estimatedCost) ||
     a.endpoint.id.localeCompare(b.endpoint.id);

@@ -34,6 +34,9 @@ export function decodeChatRequest(body: ChatRequestBody, headers: HeaderBag): Co
   if (body.structured_outputs === true || body.response_format?.type === 'json_schema') request.structuredOutputs = true;
   const outputs = (body.modalities ?? []).filter((modality) => modality !== 'text');
   if (outputs.length > 0) request.outputModalities = outputs;
+  if (outputs.includes('audio') && body.audio === undefined) {
+    throw invalidRequest('audio', 'required when modalities names audio: send voice and format (there are no defaults)');
+  }
   if (readCompressionAsk(body.transforms, body.plugins)) request.middleOut = true;
   if (body.stream_options?.include_tool_dispatch === true && request.stream && request.tools) request.toolDispatch = true;
   const ignored = IGNORED_MEMBERS.filter((name) => body[name] !== undefined);
