@@ -1,4 +1,4 @@
-import { assertNever, type CoreEvent, type CoreUsage, type FinishReason, type ReasoningKind } from './events.js';
+import { assertNever, type CoreEvent, type CoreUsage, type FinishReason, type ReasoningKind, type TokenLogprob } from './events.js';
 
 export interface CollectedReasoning {
   index: number;
@@ -35,6 +35,8 @@ export interface CollectedReply {
   finish?: FinishReason;
   nativeFinish: string | null;
   usage?: CoreUsage;
+  /** Token log-probabilities of the answer text, where the endpoint reported them. */
+  logprobs?: TokenLogprob[];
 }
 
 export function emptyReply(): CollectedReply {
@@ -80,6 +82,9 @@ export function collectEvent(reply: CollectedReply, event: CoreEvent): void {
       return;
     case 'usage':
       reply.usage = event.usage;
+      return;
+    case 'logprobs':
+      reply.logprobs = [...(reply.logprobs ?? []), ...event.tokens];
       return;
     case 'text.start':
     case 'text.end':

@@ -41,6 +41,14 @@ export interface UpstreamFailure {
   retryAfter?: string;
 }
 
+/** One generated token's log-probability and its most likely alternatives, as the endpoint reported them. */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  /** The most likely tokens at this position, the generated one usually among them. */
+  top: { token: string; logprob: number }[];
+}
+
 export type CoreEvent =
   | { type: 'meta'; upstreamId?: string; model?: string }
   | { type: 'text.start'; index: number }
@@ -57,6 +65,7 @@ export type CoreEvent =
   | { type: 'tool.dispatch'; choiceIndex: number; toolIndex: number; id: string; name: string; arguments: string }
   | { type: 'audio.delta'; index: number; id?: string; data?: string; transcript?: string; expiresAt?: number }
   | { type: 'audio.end'; index: number }
+  | { type: 'logprobs'; index: number; tokens: TokenLogprob[] }
   | { type: 'finish'; reason: FinishReason; raw: string | null }
   | { type: 'usage'; usage: CoreUsage }
   | { type: 'error'; failure: UpstreamFailure };

@@ -7,6 +7,7 @@ import { registerRootRoute } from './routes/root.js';
 import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
 import { registerChatRoute } from './routes/chat.js';
+import { registerSystemOneRoute } from './routes/systemone.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -33,6 +34,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerKeyRoute(api, services);
     registerGenerationRoute(api, services);
     registerChatRoute(api, services);
+    registerSystemOneRoute(api, services);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

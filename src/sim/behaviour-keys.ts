@@ -56,6 +56,19 @@ function audioSeconds(b: SimBehaviour, v: string | undefined): string | undefine
   return undefined;
 }
 
+const TOP_ENTRY = /^([^:,]+):(\d+(?:\.\d+)?)$/;
+
+/** `top=T:P,T:P`: tokens with probabilities in (0, 1]. */
+function topAlternatives(b: SimBehaviour, v: string | undefined): string | undefined {
+  const entries = (v ?? '').split(',').map((item) => TOP_ENTRY.exec(item));
+  const read = entries.map((match) => ({ token: match?.[1] ?? '', probability: Number(match?.[2]) }));
+  if (v === undefined || read.some((item) => item.token === '' || !(item.probability > 0 && item.probability <= 1))) {
+    return `top needs TOKEN:PROBABILITY items separated by commas, each probability in (0, 1], got ${v ?? 'nothing'}`;
+  }
+  b.top = read;
+  return undefined;
+}
+
 /** A dispatch flag: turns dispatch on and sets one of its variations. */
 function dispatchFlag(key: string, apply: (dispatch: DispatchBehaviour) => void): Setter {
   return (b, v) => flag(key, v, () => {
@@ -107,6 +120,8 @@ export const SETTERS = {
   fail_after_dispatch: dispatchFlag('fail_after_dispatch', (d) => { d.failAfter = true; }),
   refusal: (b, v) => flag('refusal', v, () => { b.refusal = true; }),
   native_finish: (b, v) => named('native_finish', v, (raw) => { b.nativeFinish = raw; }),
+  answer: (b, v) => named('answer', v, (text) => { b.answer = text; }),
+  top: topAlternatives,
 } as const satisfies Record<string, Setter>;
 
 export function isKnownKey(key: string): key is keyof typeof SETTERS {

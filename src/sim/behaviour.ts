@@ -41,6 +41,11 @@ import { isKnownKey, SETTERS } from './behaviour-keys.js';
  *                       64 KiB; `fail_after_dispatch` ends with an in-band error after the dispatch
  * - `refusal`           the answer is a refusal: `refusal` text (fragments when streamed), content null
  * - `native_finish=X`   the finish_reason sent is X (e.g. `end_turn`) instead of the computed one
+ * - `answer=WORD`       the answer text is exactly WORD, one token
+ * - `top=T:P,T:P,…`     with `logprobs: true`, the first answer token's alternatives and their
+ *                       probabilities (0 < P ≤ 1), reported as `top_logprobs`; without `answer` the
+ *                       most probable one is the answer. Every answer token otherwise gets
+ *                       probability 0.9 and one runner-up alternative
  *
  * Answers are, by precedence: echo, refusal, tool call, text. Images and audio accompany text.
  * In streams, "content chunks" (counted by fail_after, disconnect_after, malformed and tps) are
@@ -83,6 +88,10 @@ export interface SimBehaviour {
   refusal: boolean;
   /** The raw finish_reason to send instead of the computed one. */
   nativeFinish: string | undefined;
+  /** The whole answer text, as one token. */
+  answer: string | undefined;
+  /** The first answer token's scripted alternatives. */
+  top: { token: string; probability: number }[] | undefined;
 }
 
 export type ImageBehaviour = { kind: 'png'; width: number; height: number } | { kind: 'url'; url: string };
@@ -103,7 +112,7 @@ export function defaultBehaviour(): SimBehaviour {
     disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
     reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,
     audioSeconds: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
-    nativeFinish: undefined,
+    nativeFinish: undefined, answer: undefined, top: undefined,
   };
 }
 

@@ -25,14 +25,14 @@ interface ChunkShape {
   usageNull: boolean;
 }
 
-function chunk(shape: ChunkShape, delta: Delta, finishReason: string | null): string {
+function chunk(shape: ChunkShape, delta: Delta, finishReason: string | null, logprobs: unknown = null): string {
   const { meta } = shape;
   const body: Record<string, unknown> = {
     id: meta.id,
     object: 'chat.completion.chunk',
     created: meta.created,
     model: meta.model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    choices: [{ index: 0, delta, logprobs, finish_reason: finishReason }],
   };
   if (shape.usageNull) body.usage = null;
   return sseFrame(body);
@@ -60,7 +60,11 @@ export interface StreamOptions {
 
 export function buildStreamFrames(plan: ReplyPlan, meta: ReplyMeta, options: StreamOptions): StreamFrames {
   const shape: ChunkShape = { meta, usageNull: options.withUsage };
-  const content = contentDeltas(plan).map((delta) => chunk(shape, delta, null));
+  let answerToken = 0;
+  const content = contentDeltas(plan).map((delta) => {
+    const entry = typeof delta.content === 'string' ? plan.logprobs?.[answerToken++] : undefined;
+    return chunk(shape, delta, null, entry ? { content: [entry], refusal: null } : null);
+  });
   let closing = chunk(shape, {}, plan.finishReason);
   if (options.withUsage) {
     closing += sseFrame({

@@ -35,7 +35,7 @@ export function chatCompletionBody(plan: ReplyPlan, meta: ReplyMeta, withUsage: 
     object: 'chat.completion',
     created: meta.created,
     model: meta.model,
-    choices: [{ index: 0, message: messageOf(plan), logprobs: null, finish_reason: plan.finishReason }],
+    choices: [{ index: 0, message: messageOf(plan), logprobs: plan.logprobs ? { content: plan.logprobs, refusal: null } : null, finish_reason: plan.finishReason }],
   };
   if (withUsage) body.usage = usageBody(plan);
   return body;

@@ -8,6 +8,7 @@ import { planReasoning } from './reasoning-plan.js';
 import type { ToolCallPlan } from './tool-call-plan.js';
 import { planToolCall } from './tool-call-plan.js';
 import { cycledWord } from './word-cycle.js';
+import { planLogprobs, type LogprobEntry } from './logprobs-plan.js';
 
 export type { ToolCallPlan } from './tool-call-plan.js';
 
@@ -33,6 +34,8 @@ export interface ReplyPlan {
   reasoningTokens: number | undefined;
   cachedTokens: number | undefined;
   cacheWriteTokens: number | undefined;
+  /** `logprobs.content` of the answer tokens, when the request asked for log-probabilities. */
+  logprobs: LogprobEntry[] | undefined;
 }
 
 const WORDS = [
@@ -72,11 +75,17 @@ function textAnswer({ body, behaviour, sequence, created }: PlanInput): Answer {
   const media = { refusal: undefined, toolCall: undefined, image, audio };
   if (behaviour.imageOnly && image) return { ...media, content: [], finishReason: 'stop', tokens: 0 };
   if (behaviour.echo) return { ...media, content: [JSON.stringify(body)], finishReason: 'stop', tokens: 1 };
+  const scripted = behaviour.answer ?? mostProbable(behaviour.top);
+  if (scripted !== undefined) return { ...media, content: [scripted], finishReason: 'stop', tokens: 1 };
   const cap = completionCap(body);
   const produced = cap !== undefined && cap < behaviour.tokens ? cap : behaviour.tokens;
   const content = Array.from({ length: produced }, (_, i) => replyToken(i));
   const finishReason: FinishReason = produced < behaviour.tokens ? 'length' : 'stop';
   return { ...media, content, finishReason, tokens: produced };
+}
+
+function mostProbable(top: SimBehaviour['top']): string | undefined {
+  return top?.reduce((best, item) => (item.probability > best.probability ? item : best)).token;
 }
 
 function planAnswer(input: PlanInput, messages: readonly unknown[]): Answer {
@@ -115,5 +124,6 @@ export function planReply(input: PlanInput): ReplyPlan {
     reasoningTokens,
     cachedTokens,
     cacheWriteTokens: behaviour.cacheWrite === undefined ? undefined : Math.min(behaviour.cacheWrite, uncached),
+    logprobs: answer.toolCall || answer.refusal ? undefined : planLogprobs(answer.content, body, behaviour),
   };
 }

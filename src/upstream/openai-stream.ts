@@ -6,6 +6,7 @@ import { mapFinishReason, readOpenAiUsage } from './openai-usage.js';
 import { arrayOf, isObject, objectOf, parseJson, stringOf } from './json-guards.js';
 import { readOpenAiError } from './openai-error.js';
 import { ToolDispatchReader } from './tool-dispatch.js';
+import { readOpenAiLogprobs } from './openai-logprobs.js';
 
 export const INCOMPLETE_STREAM_MESSAGE = 'The provider stream closed before the answer finished';
 
@@ -43,6 +44,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
     const choice = objectOf(arrayOf(chunk.choices)[0]);
     const delta = objectOf(choice?.delta);
     if (delta) applyOpenAiDelta(delta, this.blocks, out);
+    if (choice?.logprobs) out.push(...readOpenAiLogprobs(choice.logprobs, 0));
     const finish = stringOf(choice?.finish_reason);
     if (finish && !this.finished) {
       this.finished = true;

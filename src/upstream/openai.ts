@@ -7,6 +7,7 @@ import { OpenAiStreamDecoder } from './openai-stream.js';
 import { decodeOpenAiHttpError } from './openai-error.js';
 import { mapFinishReason, readOpenAiUsage } from './openai-usage.js';
 import { arrayOf, isObject, objectOf, stringOf } from './json-guards.js';
+import { readOpenAiLogprobs } from './openai-logprobs.js';
 
 /** Any OpenAI-compatible upstream: hosted APIs, vLLM, Ollama, llama.cpp server. */
 export const openAiAdapter: UpstreamAdapter = {
@@ -29,6 +30,7 @@ function decodeOpenAiReply(json: unknown): CoreEvent[] {
   const blocks = new BlockTracker();
   applyOpenAiDelta(message, blocks, out);
   blocks.closeAll(out);
+  out.push(...readOpenAiLogprobs(choice?.logprobs, 0));
   const finish = stringOf(choice?.finish_reason);
   out.push({ type: 'finish', reason: finish ? mapFinishReason(finish) : 'stop', raw: finish ?? null });
   const usage = objectOf(json.usage);

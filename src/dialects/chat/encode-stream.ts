@@ -51,6 +51,7 @@ export class ChatStreamWriter {
       case 'tool.end':
       case 'audio.end':
       case 'usage':
+      case 'logprobs':
       case 'error':
         return '';
       default:

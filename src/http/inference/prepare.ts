@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CoreRequest } from '../../core/request.js';
 import type { KeyContext } from '../../accounts/types.js';
 import type { Hold } from '../../billing/types.js';
+import type { Units } from '../../billing/money.js';
 import { requestFacts } from '../../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../../core/planner/planner.js';
 import type { Services } from '../services.js';
@@ -18,11 +19,24 @@ export interface PreparedInference {
   startedAt: number;
 }
 
+export interface PrepareOptions {
+  /**
+   * The credit a plan needs, where the route's charge is not one chat call's prompt and ceiling
+   * (several calls, characters); default the dearest attempt's estimate.
+   */
+  holdAmount?(plan: RankedPlan): Units;
+}
+
 /**
  * Plans the request and reserves its credit. A request that cannot be routed or funded throws its
  * refusal here, before any hold exists, so it is never charged.
  */
-export async function prepareInference(services: Services, httpRequest: FastifyRequest, request: CoreRequest): Promise<PreparedInference> {
+export async function prepareInference(
+  services: Services,
+  httpRequest: FastifyRequest,
+  request: CoreRequest,
+  options: PrepareOptions = {},
+): Promise<PreparedInference> {
   const startedAt = Date.now();
   const key = authenticatedKey(httpRequest);
   const generationId = httpRequest.generationId ?? '';
@@ -42,7 +56,7 @@ export async function prepareInference(services: Services, httpRequest: FastifyR
     accountId: key.accountId,
     workspaceId: key.workspaceId,
     keyId: key.keyId,
-    amount: planHoldAmount(outcome.plan),
+    amount: options.holdAmount ? options.holdAmount(outcome.plan) : planHoldAmount(outcome.plan),
   });
   return { generationId, key, request, plan: outcome.plan, hold, promptTokens, startedAt };
 }
