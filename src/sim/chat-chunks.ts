@@ -17,6 +17,8 @@ export interface StreamFrames {
   dispatch: string;
   /** finish_reason chunk, optional usage chunk, then [DONE]. */
   closing: string;
+  /** The in-band error a failing stream ends with; absent = the OpenAI-style error chunk. */
+  failure?: string;
 }
 
 interface ChunkShape {

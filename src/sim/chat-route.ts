@@ -9,6 +9,7 @@ import { isRecord, lastUserText, messageList } from './message-text.js';
 import type { ReplyMeta } from './reply-meta.js';
 import type { ReplyPlan } from './reply-plan.js';
 import { planReply } from './reply-plan.js';
+import { paramProblem } from './param-check.js';
 import { scriptStream } from './stream-script.js';
 import { writeStream } from './stream-writer.js';
 
@@ -52,18 +53,9 @@ async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status
 
 /** refuse_param and require_param: answers 400 and returns false when the body breaks either. */
 function checkParams(res: ServerResponse, body: Record<string, unknown>, behaviour: SimBehaviour): boolean {
-  const { refuseParam, requireParam } = behaviour;
-  if (refuseParam !== undefined && Object.hasOwn(body, refuseParam)) {
-    const message = `Unsupported parameter: '${refuseParam}' is not supported with this model.`;
-    sendError(res, 400, message, { param: refuseParam, code: 'unsupported_parameter' });
-    return false;
-  }
-  if (requireParam !== undefined && !Object.hasOwn(body, requireParam)) {
-    const message = `Missing required parameter: '${requireParam}'.`;
-    sendError(res, 400, message, { param: requireParam, code: 'missing_required_parameter' });
-    return false;
-  }
-  return true;
+  const problem = paramProblem(body, behaviour);
+  if (problem) sendError(res, 400, problem.message, { param: problem.param, code: problem.code });
+  return problem === undefined;
 }
 
 /** `POST /v1/chat/completions`: behaviours from the model name and the last user message. */

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ParsedBody } from './chat-route.js';
 import { handleChat } from './chat-route.js';
+import { handleMessages } from './messages-route.js';
 import { sendError, sendJson } from './json-reply.js';
 import { modelListBody } from './model-list.js';
 import type { RecordedRequest } from './request-log.js';
@@ -80,6 +81,10 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
     state.sequence += 1;
     return handleChat(res, parsed ?? { ok: false }, state.sequence);
   }
+  if (path === '/v1/messages' && method === 'POST') {
+    state.sequence += 1;
+    return handleMessages(res, parsed ?? { ok: false }, state.sequence);
+  }
   if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelListBody());
   sendError(res, 404, `Invalid URL (${method} ${path})`);
 }
@@ -103,7 +108,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Starts the provider simulator: an OpenAI-compatible chat server with scripted behaviours. */
+/** Starts the provider simulator: OpenAI-compatible chat and Anthropic Messages with scripted behaviours. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
   const state: SimState = { log: new RequestLog(), sequence: 0 };

@@ -37,7 +37,7 @@ function cutOf(frames: StreamFrames, behaviour: SimBehaviour): Cut {
     return { sent: Math.min(disconnectAfter, total), tail: '', ending: 'destroy', failing: true };
   }
   if (failAfter !== undefined) {
-    return { sent: Math.min(failAfter, total), tail: MID_STREAM_ERROR, ending: 'end', failing: true };
+    return { sent: Math.min(failAfter, total), tail: frames.failure ?? MID_STREAM_ERROR, ending: 'end', failing: true };
   }
   if (frames.dispatch !== '' && behaviour.dispatch?.failAfter) {
     return { sent: total, tail: frames.dispatch + MID_STREAM_ERROR, ending: 'end', failing: true };

@@ -1,9 +1,11 @@
 import type { UpstreamApi } from '../catalogue/types.js';
 import type { UpstreamAdapter } from './types.js';
+import { anthropicAdapter } from './anthropic.js';
 import { openAiAdapter } from './openai.js';
 
 const ADAPTERS: Partial<Record<UpstreamApi, UpstreamAdapter>> = {
   openai: openAiAdapter,
+  anthropic: anthropicAdapter,
 };
 
 /** The adapter for a provider's wire format, or undefined when this build has none. */

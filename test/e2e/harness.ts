@@ -26,7 +26,10 @@ export interface ModelSpec {
 }
 
 export interface HarnessOptions {
-  /** Models of the test catalogue; providers `sim-a`, `sim-b`, `sim-c` all point at one simulator. */
+  /**
+   * Models of the test catalogue; providers `sim-a`, `sim-b`, `sim-c` (OpenAI-compatible wire) and
+   * `sim-anthropic`, `sim-anthropic-b` (Anthropic Messages wire) all point at one simulator.
+   */
   models: ModelSpec[];
   /** Credits of the test account, USD decimal string (default "10"). */
   credits?: string;
@@ -50,12 +53,19 @@ export const DEFAULT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop',
 
 export const PROVIDER_NAMES: Record<string, string> = { 'sim-a': 'Sim A', 'sim-b': 'Sim B', 'sim-c': 'Sim C' };
 
+/** Providers speaking the Anthropic Messages wire (`api: anthropic`), served by the same simulator. */
+export const ANTHROPIC_PROVIDER_NAMES: Record<string, string> = { 'sim-anthropic': 'Sim Anthropic', 'sim-anthropic-b': 'Sim Anthropic B' };
+
 /** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`. */
 export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
-  const providers = Object.entries(PROVIDER_NAMES).map(([slug, name]) => ({
+  const apis = [
+    ...Object.entries(PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'openai' })),
+    ...Object.entries(ANTHROPIC_PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'anthropic' })),
+  ];
+  const providers = apis.map(({ slug, name, api }) => ({
     slug,
     name,
-    api: 'openai',
+    api,
     base_url: `${simUrl}/v1`,
     data_policy: { training: false, retention_days: 0 },
     compliance: { zdr: true, hipaa: false },
