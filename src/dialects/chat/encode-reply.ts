@@ -11,6 +11,8 @@ export function encodeChatReply(reply: CollectedReply, meta: ReplyMeta, accounti
     created: meta.created,
     model: meta.model,
     provider: meta.provider,
+    // OpenAI-compatible clients require the member; the service does not fingerprint its backends.
+    system_fingerprint: null,
     choices: [
       {
         index: 0,
