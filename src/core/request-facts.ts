@@ -28,19 +28,27 @@ export const MAX_STORED_FILES = 16;
 export function requestFacts(request: CoreRequest): RequestFacts {
   const messageTokens = request.messages.map(estimateMessageTokens);
   const toolTokens = estimateToolTokens(request.tools);
+  const storedFiles = countStoredFiles(request);
+  if (storedFiles > MAX_STORED_FILES) throw invalidRequest('messages', `names ${storedFiles} stored files; at most ${MAX_STORED_FILES}`);
   const inputs: InputPart[] = [];
-  let storedFiles = 0;
   request.messages.forEach((message, messageIndex) => {
     if (!Array.isArray(message.content)) return;
     message.content.forEach((part, partIndex) => {
       const read = readPart(part, `messages[${messageIndex}].content[${partIndex}]`);
       if (read) inputs.push(read);
-      if (part.type === 'file' && part.file.file_id !== undefined) storedFiles += 1;
     });
   });
-  if (storedFiles > MAX_STORED_FILES) throw invalidRequest('messages', `names ${storedFiles} stored files; at most ${MAX_STORED_FILES}`);
   const promptTokens = messageTokens.reduce((sum, count) => sum + count, toolTokens);
   return { promptTokens, messageTokens, toolTokens, inputs };
+}
+
+function countStoredFiles(request: CoreRequest): number {
+  let count = 0;
+  for (const message of request.messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) if (part.type === 'file' && part.file.file_id !== undefined) count += 1;
+  }
+  return count;
 }
 
 function readPart(part: ContentPart, field: string): InputPart | undefined {
