@@ -1,6 +1,6 @@
-import { lockAccountBalance, writeAccountBalance } from '../billing/account-balance.js';
+import { ledgerTables, type LedgerEntry } from '../billing/ledger-tables.js';
 import type { Units } from '../billing/money.js';
-import type { Db, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { keyCacheOf } from './key-cache.js';
 import { generateKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
 import { insertKey, parseAmount, resolveWorkspace, type KeyFields } from './key-writer.js';
@@ -35,7 +35,7 @@ export async function createAccount(
       .insertInto('workspaces')
       .values({ id: workspaceId, account_id: accountId, name: 'Default', routing_defaults: null, created_at: at.getTime() })
       .execute();
-    if (credits > 0n) await insertDeposit(tx, accountId, credits, at);
+    if (credits > 0n) await ledgerTables(store, tx).insertEntry(deposit(accountId, credits, at));
     return insertKey(tx, key, defaultKeyFields(accountId, workspaceId, 'Default'), at);
   });
   return { accountId, workspaceId, key, keyId };
@@ -45,11 +45,12 @@ export async function createAccount(
 export async function addCredits(store: Store, accountId: string, usd: string): Promise<Units> {
   const amount = parseAmount(usd, 'amount', false);
   return store.write(async (tx) => {
-    const account = await lockAccountBalance(store, tx, accountId);
+    const tables = ledgerTables(store, tx);
+    const account = await tables.lockAccount(accountId);
     if (!account) throw new Error(`account ${accountId} does not exist`);
     const balance = account.balance + amount;
-    await writeAccountBalance(tx, accountId, { balance, reserved: account.reserved });
-    await insertDeposit(tx, accountId, amount, new Date());
+    await tables.writeAccount(accountId, { balance, reserved: account.reserved });
+    await tables.insertEntry(deposit(accountId, amount, new Date()));
     return balance;
   });
 }
@@ -131,9 +132,6 @@ function defaultKeyFields(accountId: string, workspaceId: string, name: string):
   return { accountId, workspaceId, name, management: false, limit: null, limitReset: null, expiresAt: null };
 }
 
-async function insertDeposit(tx: Db, accountId: string, amount: Units, at: Date): Promise<void> {
-  await tx
-    .insertInto('ledger_entries')
-    .values({ id: newRecordId('led'), account_id: accountId, amount_units: amount.toString(), kind: 'deposit', generation_id: null, created_at: at.getTime() })
-    .execute();
+function deposit(accountId: string, amount: Units, at: Date): LedgerEntry {
+  return { id: newRecordId('led'), accountId, amount, kind: 'deposit', generationId: null, at };
 }

@@ -1,10 +1,10 @@
-import { addKeyUsage } from '../accounts/key-usage.js';
 import { newRecordId } from '../accounts/record-id.js';
+import { dayStart } from '../accounts/usage-window.js';
 import { GatewayError } from '../core/errors.js';
-import type { Db, Store } from '../store/store.js';
-import { lockAccountBalance, writeAccountBalance, type AccountBalance } from './account-balance.js';
+import type { Store } from '../store/store.js';
 import { generationToRow } from './generations.js';
-import { maxUnits } from './money.js';
+import { ledgerTables, type AccountBalance, type LedgerTables } from './ledger-tables.js';
+import { maxUnits, sumUnits } from './money.js';
 import { checkKeySpendLimit } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
@@ -37,28 +37,17 @@ async function hold(store: Store, request: HoldRequest, at: Date, ttl: number): 
   if (request.amount < 0n) throw new RangeError('a hold amount cannot be negative');
   const held: Hold = { ...request, id: newRecordId('hold'), expiresAt: new Date(at.getTime() + ttl) };
   await store.write(async (tx) => {
-    const account = await lockedAccount(store, tx, request.accountId);
-    await checkKeySpendLimit(tx, request.keyId, request.amount, at);
+    const tables = ledgerTables(store, tx);
+    const account = await lockedAccount(tables, request.accountId);
+    await checkKeySpendLimit(tables, request.keyId, request.amount, at);
     const spendable = account.balance - account.reserved;
     if (request.amount > spendable) {
       throw new GatewayError('payment_required', 'Insufficient credits: add credits to continue', {
         metadata: { required: request.amount.toString(), spendable: maxUnits(0n, spendable).toString() },
       });
     }
-    await tx
-      .insertInto('holds')
-      .values({
-        id: held.id,
-        generation_id: held.generationId,
-        account_id: held.accountId,
-        workspace_id: held.workspaceId,
-        key_id: held.keyId,
-        amount_units: held.amount.toString(),
-        expires_at: held.expiresAt.getTime(),
-        created_at: at.getTime(),
-      })
-      .execute();
-    await writeAccountBalance(tx, request.accountId, { ...account, reserved: account.reserved + request.amount });
+    await tables.insertHold(held, at);
+    await tables.writeAccount(request.accountId, { ...account, reserved: account.reserved + request.amount });
   });
   return held;
 }
@@ -73,33 +62,28 @@ async function finish(
 ): Promise<void> {
   if (record && record.cost < 0n) throw new RangeError('a generation cost cannot be negative');
   await store.write(async (tx) => {
-    const account = await lockedAccount(store, tx, held.accountId);
-    const released = await tx.deleteFrom('holds').where('id', '=', held.id).returning('amount_units').executeTakeFirst();
-    const written = record ? await insertRecord(tx, record, charged) : false;
+    const tables = ledgerTables(store, tx);
+    const account = await lockedAccount(tables, held.accountId);
+    const released = await tables.deleteHold(held.id);
+    const written = record ? await tables.insertGeneration(generationToRow(record, charged)) : false;
     const cost = written && charged && record ? record.cost : 0n;
-    if (!released && cost === 0n) return;
-    await writeAccountBalance(tx, held.accountId, {
+    if (released === null && cost === 0n) return;
+    await tables.writeAccount(held.accountId, {
       balance: account.balance - cost,
-      reserved: account.reserved - (released ? BigInt(released.amount_units) : 0n),
+      reserved: account.reserved - (released ?? 0n),
     });
     if (cost === 0n) return;
-    await tx
-      .insertInto('ledger_entries')
-      .values({ id: newRecordId('led'), account_id: held.accountId, amount_units: cost.toString(), kind: 'charge', generation_id: held.generationId, created_at: at.getTime() })
-      .execute();
-    await addKeyUsage(tx, held.keyId, cost, at);
+    await tables.insertEntry({ id: newRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
+    await addKeyUsage(tables, held.keyId, cost, at);
   });
 }
 
-/** True when this call wrote the record (it did not exist yet). */
-async function insertRecord(tx: Db, record: GenerationRecord, charged: boolean): Promise<boolean> {
-  const inserted = await tx
-    .insertInto('generations')
-    .values(generationToRow(record, charged))
-    .onConflict((conflict) => conflict.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return inserted !== undefined;
+/** Adds a charge to the key's lifetime total and to its UTC day (the spend-limit windows sum days). */
+async function addKeyUsage(tables: LedgerTables, keyId: string, amount: bigint, at: Date): Promise<void> {
+  const day = dayStart(at);
+  const usage = await tables.keyUsageOn(keyId, day);
+  if (!usage) return;
+  await tables.writeKeyUsage(keyId, day, { total: usage.total + amount, day: usage.day + amount });
 }
 
 async function releaseExpired(store: Store, at: Date): Promise<number> {
@@ -112,23 +96,24 @@ async function releaseExpired(store: Store, at: Date): Promise<number> {
   let count = 0;
   for (const { account_id: accountId } of accounts) {
     count += await store.write(async (tx) => {
-      const account = await lockedAccount(store, tx, accountId);
+      const tables = ledgerTables(store, tx);
+      const account = await lockedAccount(tables, accountId);
       const expired = await tx
         .deleteFrom('holds')
         .where('account_id', '=', accountId)
         .where('expires_at', '<=', at.getTime())
         .returning('amount_units')
         .execute();
-      const amount = expired.reduce((sum, row) => sum + BigInt(row.amount_units), 0n);
-      await writeAccountBalance(tx, accountId, { ...account, reserved: account.reserved - amount });
+      const amount = sumUnits(expired.map((row) => row.amount_units));
+      await tables.writeAccount(accountId, { ...account, reserved: account.reserved - amount });
       return expired.length;
     });
   }
   return count;
 }
 
-async function lockedAccount(store: Store, tx: Db, accountId: string): Promise<AccountBalance> {
-  const account = await lockAccountBalance(store, tx, accountId);
+async function lockedAccount(tables: LedgerTables, accountId: string): Promise<AccountBalance> {
+  const account = await tables.lockAccount(accountId);
   if (!account) throw new Error(`account ${accountId} does not exist`);
   return account;
 }

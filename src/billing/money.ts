@@ -70,3 +70,10 @@ export function minUnits(a: Units, b: Units): Units {
 export function maxUnits(a: Units, b: Units): Units {
   return a > b ? a : b;
 }
+
+/** The sum of stored amounts (integer strings of units). */
+export function sumUnits(amounts: Iterable<string>): Units {
+  let sum = 0n;
+  for (const amount of amounts) sum += BigInt(amount);
+  return sum;
+}

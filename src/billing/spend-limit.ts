@@ -1,7 +1,6 @@
-import { readWindowUsage } from '../accounts/key-usage.js';
-import { isLimitReset } from '../accounts/usage-window.js';
+import { windowStart } from '../accounts/usage-window.js';
 import { GatewayError } from '../core/errors.js';
-import type { Db } from '../store/store.js';
+import type { LedgerTables } from './ledger-tables.js';
 import type { Units } from './money.js';
 
 /**
@@ -11,20 +10,14 @@ import type { Units } from './money.js';
  * (charged + held) as integer strings in 10^-24 USD, and the window's `limit_reset`.
  * Runs inside the hold's transaction, after the account row is locked.
  */
-export async function checkKeySpendLimit(tx: Db, keyId: string, amount: Units, at: Date): Promise<void> {
-  const key = await tx
-    .selectFrom('api_keys')
-    .select(['limit_units', 'limit_reset', 'usage_units'])
-    .where('id', '=', keyId)
-    .executeTakeFirst();
-  if (!key || key.limit_units === null) return;
-  const limit = BigInt(key.limit_units);
-  const reset = isLimitReset(key.limit_reset) ? key.limit_reset : null;
-  const charged = await readWindowUsage(tx, { id: keyId, reset, total: BigInt(key.usage_units) }, at);
-  const holds = await tx.selectFrom('holds').select('amount_units').where('key_id', '=', keyId).execute();
-  const used = holds.reduce((sum, hold) => sum + BigInt(hold.amount_units), charged);
-  if (used < limit && used + amount <= limit) return;
+export async function checkKeySpendLimit(tables: LedgerTables, keyId: string, amount: Units, at: Date): Promise<void> {
+  const key = await tables.keySpendState(keyId);
+  if (!key || key.limit === null) return;
+  const start = windowStart(key.reset, at);
+  const charged = start === null ? key.total : await tables.chargedSince(keyId, start);
+  const used = charged + (await tables.heldForKey(keyId));
+  if (used < key.limit && used + amount <= key.limit) return;
   throw new GatewayError('payment_required', 'This key has reached its spend limit', {
-    metadata: { scope: 'key', limit: limit.toString(), used: used.toString(), limit_reset: reset },
+    metadata: { scope: 'key', limit: key.limit.toString(), used: used.toString(), limit_reset: key.reset },
   });
 }

@@ -6,6 +6,8 @@ import { withStatementCache } from './statement-cache.js';
 
 export interface SqliteEngine {
   dialect: SqliteDialect;
+  /** The connection itself, for the few hot statements run without the query builder. */
+  database: BetterSqlite3.Database;
   /** PRAGMA data_version of this connection: changes when another connection commits. */
   dataVersion(): number;
 }
@@ -25,6 +27,7 @@ export function openSqliteEngine(path: string): SqliteEngine {
   const dataVersion = database.prepare<[], number>('PRAGMA data_version').pluck();
   return {
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    database,
     dataVersion: () => dataVersion.get() ?? 0,
   };
 }

@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { parseDatabaseUrl, type Engine } from './database-url.js';
 import { runMigrations } from './migrator.js';
@@ -21,6 +22,11 @@ export interface Store {
    * (see `forUpdate`), accounts before holds, so concurrent writers cannot deadlock.
    */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
+  /**
+   * SQLite only (null on PostgreSQL): the single connection, for hot statements prepared once and
+   * run inside `write` without the query builder. Use it only inside `write` work or for reads.
+   */
+  readonly sqlite: BetterSqlite3.Database | null;
   /** SQLite only: changes whenever another connection committed; null on PostgreSQL. */
   dataVersion(): number | null;
   close(): Promise<void>;
@@ -50,10 +56,11 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
 function sqliteStore(path: string): Store {
   const engine = openSqliteEngine(path);
   const db = new Kysely<Database>({ dialect: engine.dialect });
-  const batcher = new WriteBatcher((run) => db.connection().execute(run));
+  const batcher = new WriteBatcher(engine.database, (run) => db.connection().execute(run));
   return {
     db,
     engine: 'sqlite',
+    sqlite: engine.database,
     write: (work) => batcher.write(work),
     dataVersion: () => engine.dataVersion(),
     close: () => db.destroy(),
@@ -65,6 +72,7 @@ function postgresStore(url: string): Store {
   return {
     db,
     engine: 'postgres',
+    sqlite: null,
     write: (work) => db.transaction().execute(work),
     dataVersion: () => null,
     close: () => db.destroy(),

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './store.js';
 
 /** Most writes committed together; bounds how long a queued write waits behind others. */
@@ -12,6 +12,25 @@ interface QueuedWrite {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+/** Transaction control, prepared once: these run several times per request under load. */
+class TransactionStatements {
+  readonly begin: BetterSqlite3.Statement;
+  readonly commit: BetterSqlite3.Statement;
+  readonly rollback: BetterSqlite3.Statement;
+  readonly savepoint: BetterSqlite3.Statement;
+  readonly release: BetterSqlite3.Statement;
+  readonly rollbackToSavepoint: BetterSqlite3.Statement;
+
+  constructor(database: BetterSqlite3.Database) {
+    this.begin = database.prepare('BEGIN IMMEDIATE');
+    this.commit = database.prepare('COMMIT');
+    this.rollback = database.prepare('ROLLBACK');
+    this.savepoint = database.prepare('SAVEPOINT queued_write');
+    this.release = database.prepare('RELEASE queued_write');
+    this.rollbackToSavepoint = database.prepare('ROLLBACK TO queued_write');
+  }
+}
+
 /**
  * Group commit for SQLite's single connection. Writes that arrive while one is running are queued
  * and then run one after another inside a single `BEGIN IMMEDIATE … COMMIT`, each in its own
@@ -21,26 +40,30 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  */
 export class WriteBatcher {
   readonly #queue: QueuedWrite[] = [];
+  readonly #statements: TransactionStatements;
   readonly #connection: <T>(run: (connection: Db) => Promise<T>) => Promise<T>;
   #draining = false;
 
-  constructor(connection: <T>(run: (connection: Db) => Promise<T>) => Promise<T>) {
+  /** `connection` holds the query builder's connection for a whole batch, so nothing interleaves. */
+  constructor(database: BetterSqlite3.Database, connection: <T>(run: (connection: Db) => Promise<T>) => Promise<T>) {
+    this.#statements = new TransactionStatements(database);
     this.#connection = connection;
   }
 
   write<T>(work: (tx: Db) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.#draining) void this.#drain();
+      if (this.#draining) return;
+      this.#draining = true;
+      setImmediate(() => void this.#drain());
     });
   }
 
   async #drain(): Promise<void> {
-    this.#draining = true;
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, MAX_WRITES_PER_COMMIT);
       try {
-        const outcomes = await this.#connection((connection) => commitBatch(connection, batch));
+        const outcomes = await this.#connection((connection) => this.#commitBatch(connection, batch));
         outcomes.forEach((outcome, index) => settle(batch[index], outcome));
       } catch (error) {
         for (const write of batch) write.reject(error);
@@ -48,40 +71,46 @@ export class WriteBatcher {
     }
     this.#draining = false;
   }
+
+  async #commitBatch(connection: Db, batch: readonly QueuedWrite[]): Promise<Outcome[]> {
+    const statements = this.#statements;
+    statements.begin.run();
+    const outcomes: Outcome[] = [];
+    try {
+      if (batch.length === 1 && batch[0]) {
+        outcomes.push({ ok: true, value: await batch[0].work(connection) });
+      } else {
+        for (const write of batch) outcomes.push(await this.#inSavepoint(connection, write));
+      }
+      statements.commit.run();
+    } catch (error) {
+      try {
+        statements.rollback.run();
+      } catch {
+        // the failed statement may already have ended the transaction
+      }
+      throw error;
+    }
+    return outcomes;
+  }
+
+  async #inSavepoint(connection: Db, write: QueuedWrite): Promise<Outcome> {
+    const statements = this.#statements;
+    statements.savepoint.run();
+    try {
+      const value = await write.work(connection);
+      statements.release.run();
+      return { ok: true, value };
+    } catch (error) {
+      statements.rollbackToSavepoint.run();
+      statements.release.run();
+      return { ok: false, error };
+    }
+  }
 }
 
 function settle(write: QueuedWrite | undefined, outcome: Outcome): void {
   if (!write) return;
   if (outcome.ok) write.resolve(outcome.value);
   else write.reject(outcome.error);
-}
-
-async function commitBatch(connection: Db, batch: readonly QueuedWrite[]): Promise<Outcome[]> {
-  await sql`BEGIN IMMEDIATE`.execute(connection);
-  const outcomes: Outcome[] = [];
-  try {
-    if (batch.length === 1 && batch[0]) {
-      outcomes.push({ ok: true, value: await batch[0].work(connection) });
-    } else {
-      for (const write of batch) outcomes.push(await inSavepoint(connection, write));
-    }
-    await sql`COMMIT`.execute(connection);
-  } catch (error) {
-    await sql`ROLLBACK`.execute(connection).catch(() => undefined);
-    throw error;
-  }
-  return outcomes;
-}
-
-async function inSavepoint(connection: Db, write: QueuedWrite): Promise<Outcome> {
-  await sql`SAVEPOINT queued_write`.execute(connection);
-  try {
-    const value = await write.work(connection);
-    await sql`RELEASE queued_write`.execute(connection);
-    return { ok: true, value };
-  } catch (error) {
-    await sql`ROLLBACK TO queued_write`.execute(connection);
-    await sql`RELEASE queued_write`.execute(connection);
-    return { ok: false, error };
-  }
 }

@@ -21,7 +21,7 @@ export interface UpstreamResponse {
 export class Transport {
   private readonly agent: Agent;
 
-  constructor(private readonly timeouts: TransportTimeouts = DEFAULT_TIMEOUTS) {
+  constructor(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS) {
     this.agent = new Agent({
       connections: 256,
       keepAliveTimeout: 30_000,

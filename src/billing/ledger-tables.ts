@@ -1,0 +1,59 @@
+import type { Insertable } from 'kysely';
+import type { LimitReset } from '../accounts/types.js';
+import type { Db, Store } from '../store/store.js';
+import type { GenerationsTable } from '../store/schema.js';
+import { kyselyLedgerTables } from './ledger-tables-kysely.js';
+import type { Units } from './money.js';
+import { sqliteLedgerTables } from './ledger-tables-sqlite.js';
+import type { Hold } from './types.js';
+
+export interface AccountBalance {
+  balance: Units;
+  reserved: Units;
+}
+
+/** A key's spend-limit settings and lifetime charges. */
+export interface KeySpendState {
+  limit: Units | null;
+  reset: LimitReset | null;
+  total: Units;
+}
+
+export interface LedgerEntry {
+  id: string;
+  accountId: string;
+  amount: Units;
+  kind: 'deposit' | 'charge';
+  generationId: string | null;
+  at: Date;
+}
+
+/**
+ * The rows money moves through, as the ledger reads and writes them inside one write transaction.
+ * The ledger's decisions are written once against this; each engine supplies the statements (the
+ * query builder on PostgreSQL, statements prepared once on SQLite, where they run on every request).
+ */
+export interface LedgerTables {
+  /** The account's balance; its row stays locked until the transaction ends. */
+  lockAccount(accountId: string): Promise<AccountBalance | null>;
+  writeAccount(accountId: string, next: AccountBalance): Promise<void>;
+  keySpendState(keyId: string): Promise<KeySpendState | null>;
+  /** The key's charges on the UTC days starting at or after `dayStart`. */
+  chargedSince(keyId: string, dayStart: number): Promise<Units>;
+  /** What the key's open holds reserve. */
+  heldForKey(keyId: string): Promise<Units>;
+  insertHold(hold: Hold, at: Date): Promise<void>;
+  /** Deletes an open hold; its amount, or null when it was already released. */
+  deleteHold(holdId: string): Promise<Units | null>;
+  /** True when this call wrote the record (it did not exist yet). */
+  insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
+  insertEntry(entry: LedgerEntry): Promise<void>;
+  /** The key's lifetime charges and its charges on the UTC day `dayStart`; null for an unknown key. */
+  keyUsageOn(keyId: string, dayStart: number): Promise<{ total: Units; day: Units } | null>;
+  writeKeyUsage(keyId: string, dayStart: number, usage: { total: Units; day: Units }): Promise<void>;
+}
+
+/** The ledger tables of `store` inside the write transaction `tx`. */
+export function ledgerTables(store: Store, tx: Db): LedgerTables {
+  return store.sqlite ? sqliteLedgerTables(store.sqlite) : kyselyLedgerTables(tx);
+}
