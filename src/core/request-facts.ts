@@ -83,6 +83,7 @@ function readFile(file: { filename?: string; file_data?: string; file_id?: strin
     throw new GatewayError('not_found', `${field}.file.file_id: no stored file ${file.file_id} readable by this account`);
   }
   const data = file.file_data !== undefined ? parseDataUrl(file.file_data) : undefined;
+  if (!data && file.file_data !== undefined && /^https?:\/\//i.test(file.file_data)) return { modality: 'file', source: 'url' };
   const container = (data && containerOf(data.mediaType)) ?? (file.filename ? containerOfFilename(file.filename) : undefined);
   return container ? { modality: 'file', source: 'base64', container } : { modality: 'file', source: 'base64' };
 }

@@ -34,6 +34,12 @@ export interface ToolDefinition {
   function: { name: string; description?: string; parameters?: unknown; strict?: boolean };
 }
 
+/** A function the caller declared inside a namespace (responses dialect), sent upstream under a flat name. */
+export interface ToolOrigin {
+  namespace: string;
+  name: string;
+}
+
 export type ToolChoice = 'none' | 'auto' | 'required' | { type: 'function'; function: { name: string } };
 
 export type SortBy = 'price' | 'throughput' | 'latency';
@@ -99,7 +105,11 @@ export interface CoreRequest {
   /** Members the caller set that are accepted and never forwarded (reported false in `honoured`). */
   ignored?: string[];
   tools?: ToolDefinition[];
+  /** Flat upstream tool name → the namespace and name the caller declared it under. */
+  toolOrigins?: Record<string, ToolOrigin>;
   toolChoice?: ToolChoice;
+  /** A text-completion prompt, as written; `messages` holds it as the one user turn. */
+  prompt?: string;
   provider?: ProviderPreferences;
   sessionId?: string;
   user?: string;

@@ -8,6 +8,7 @@ import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
 import { registerChatRoute } from './routes/chat.js';
 import { registerSystemOneRoute } from './routes/systemone.js';
+import { registerResponsesRoute } from './routes/responses.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -35,6 +36,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerGenerationRoute(api, services);
     registerChatRoute(api, services);
     registerSystemOneRoute(api, services);
+    registerResponsesRoute(api, services);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

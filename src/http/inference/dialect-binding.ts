@@ -16,7 +16,7 @@ export interface DialectStreamWriter {
 
 /** What the shared inference runner needs from a dialect's encoder. */
 export interface DialectBinding {
-  encodeReply(reply: CollectedReply, meta: ReplyMeta, accounting: ReplyAccounting): unknown;
+  encodeReply(reply: CollectedReply, meta: ReplyMeta, accounting: ReplyAccounting, request: CoreRequest): unknown;
   createStreamWriter(meta: ReplyMeta, request: CoreRequest): DialectStreamWriter;
   /**
    * The body of an HTTP refusal of a streamed request before its stream opened, where the dialect

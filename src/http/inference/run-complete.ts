@@ -41,5 +41,5 @@ export async function runComplete(
   const meta = replyMeta(prepared, answer.attempt);
   return reply
     .header('x-provider-name', meta.provider)
-    .send(dialect.encodeReply(collected, meta, { usage: outcome.usage, cost }));
+    .send(dialect.encodeReply(collected, meta, { usage: outcome.usage, cost }, prepared.request));
 }
