@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness({ models: [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] }] });
+});
+
+afterAll(async () => harness.close());
+
+function responses(body: Record<string, unknown>) {
+  return send(harness, { path: '/responses', body: { model: 'acme/chat', input: 'Hi', ...body } });
+}
+
+describe('stateful members are refused before inference, streamed or not (rule 4)', () => {
+  it.each([
+    ['previous_response_id', { previous_response_id: 'resp_123' }, false],
+    ['previous_response_id', { previous_response_id: 'resp_123' }, true],
+    ['background', { background: true }, false],
+    ['background', { background: true }, true],
+  ])('%s (stream %s) gives 400 with error.code 400, error_type invalid_request, naming it', async (field, body, stream) => {
+    const before = harness.sim.requests().length;
+    const money = await accountMoney(harness);
+    const reply = await responses({ ...body, stream });
+    expect(reply.status).toBe(400);
+    expect(reply.headers.get('x-generation-id')).toMatch(/^gen-/);
+    const { error } = reply.json as ErrorEnvelope;
+    expect(error.code).toBe(400);
+    expect(error.metadata.error_type).toBe('invalid_request');
+    expect(error.metadata.field).toBe(field);
+    expect(error.message.startsWith(field)).toBe(true);
+    expect(harness.sim.requests().length).toBe(before);
+    expect(await accountMoney(harness)).toEqual(money);
+  });
+
+  it('the official client raises a BadRequestError for previous_response_id', async () => {
+    const attempt = harness.client.responses.create({ model: 'acme/chat', input: 'Hi', previous_response_id: 'resp_123' });
+    await expect(attempt).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    const streamed = harness.client.responses.create({ model: 'acme/chat', input: 'Hi', background: true, stream: true });
+    await expect(streamed).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('previous_response_id null and background false or null are accepted', async () => {
+    expect((await responses({ previous_response_id: null, background: false })).status).toBe(200);
+    expect((await responses({ background: null, stream: true })).status).toBe(200);
+  });
+});
+
+describe('other bad input is 400 naming the field', () => {
+  it.each([
+    ['input missing', { input: undefined }, 'input'],
+    ['an unknown input item type', { input: [{ type: 'item_reference', id: 'x' }] }, 'input[0].type'],
+    ['an unknown user content block', { input: [{ role: 'user', content: [{ type: 'input_video', url: 'x' }] }] }, 'input[0].content[0].type'],
+    ['a message with an unknown role', { input: [{ role: 'tool', content: 'x' }] }, 'input[0].role'],
+    ['a function_call without call_id', { input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[0].call_id'],
+    ['temperature above 2', { temperature: 2.5 }, 'temperature'],
+    ['top_p above 1', { top_p: 1.5 }, 'top_p'],
+    ['max_output_tokens 0', { max_output_tokens: 0 }, 'max_output_tokens'],
+    ['a function tool with a bad name', { tools: [{ type: 'function', name: 'bad name' }] }, 'tools[0].name'],
+    ['tool_choice of another kind', { tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'web_search_preview' } }, 'tool_choice'],
+    ['prompt_cache_key over 256 characters', { prompt_cache_key: 'k'.repeat(257) }, 'prompt_cache_key'],
+    ['call-ready tool dispatch', { stream_options: { include_tool_dispatch: true } }, 'stream_options.include_tool_dispatch'],
+  ])('%s', async (_label, body, field) => {
+    const reply = await responses(body);
+    expect(reply.status).toBe(400);
+    const { error } = reply.json as ErrorEnvelope;
+    expect(error.metadata.error_type).toBe('invalid_request');
+    expect(error.message.startsWith(field)).toBe(true);
+  });
+
+  it('a streamed request refused for bad input answers in the dialect body', async () => {
+    const reply = await responses({ stream: true, temperature: 9 });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ error: { type: 'invalid_request_error', code: null, metadata: { error_type: 'invalid_request' } } });
+  });
+
+  it('an unknown model is 404', async () => {
+    const reply = await send(harness, { path: '/responses', body: { model: 'acme/nowhere', input: 'Hi' } });
+    expect(reply.status).toBe(404);
+  });
+});
