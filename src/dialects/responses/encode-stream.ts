@@ -72,6 +72,7 @@ export class ResponsesStreamWriter {
       case 'reasoning.delta':
       case 'reasoning.end':
       case 'tool.dispatch':
+      case 'logprobs':
       case 'usage':
       case 'error':
         return '';
