@@ -9,6 +9,7 @@ export class SseSocket {
   private opened = false;
   private lastWriteAt = 0;
   private timer: NodeJS.Timeout | undefined;
+  private corked = false;
 
   constructor(
     private readonly response: ServerResponse,
@@ -50,6 +51,7 @@ export class SseSocket {
     if (text.length === 0 || this.isClosed) return;
     this.open();
     this.lastWriteAt = Date.now();
+    this.coalesce();
     if (this.response.write(text)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -59,6 +61,20 @@ export class SseSocket {
       };
       this.response.once('drain', done);
       this.response.once('close', done);
+    });
+  }
+
+  /**
+   * Holds writes until the current burst of work is done, so the frames translated from one
+   * upstream read leave in one system call instead of one each.
+   */
+  private coalesce(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.response.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      this.response.uncork();
     });
   }
 
