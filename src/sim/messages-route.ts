@@ -48,11 +48,19 @@ async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status
   sendAnthropicError(res, status, status === 529 ? 'Overloaded' : `simulated failure ${status}`, headers);
 }
 
+export interface MessagesCall {
+  /** The request's number since the simulator started; ids derive from it. */
+  sequence: number;
+  headers: Record<string, string>;
+}
+
 /**
  * `POST /v1/messages`: the Anthropic Messages wire over the same planners as the chat wire, so a
  * behaviour answers alike on both: the model name and `[[sim …]]` directives in the last user text.
+ * As the real API, it needs the `anthropic-version` header.
  */
-export async function handleMessages(res: ServerResponse, parsed: ParsedBody, sequence: number): Promise<void> {
+export async function handleMessages(res: ServerResponse, parsed: ParsedBody, { sequence, headers }: MessagesCall): Promise<void> {
+  if (!headers['anthropic-version']) return sendAnthropicError(res, 400, 'anthropic-version: header is required');
   if (!parsed.ok || !isRecord(parsed.value)) return sendAnthropicError(res, 400, 'There was an issue with the formatting of your request: the body is not JSON');
   const body = parsed.value;
   const model = body.model;

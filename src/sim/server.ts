@@ -76,14 +76,15 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
   const text = method === 'GET' || method === 'HEAD' ? '' : await readBody(req);
   const parsed = text === '' ? undefined : parseBody(text);
   const body = parsed === undefined ? null : parsed.ok ? parsed.value : text;
-  state.log.add({ path, headers: flatHeaders(req), body, receivedAt: Date.now() });
+  const headers = flatHeaders(req);
+  state.log.add({ path, headers, body, receivedAt: Date.now() });
   if (path === '/v1/chat/completions' && method === 'POST') {
     state.sequence += 1;
     return handleChat(res, parsed ?? { ok: false }, state.sequence);
   }
   if (path === '/v1/messages' && method === 'POST') {
     state.sequence += 1;
-    return handleMessages(res, parsed ?? { ok: false }, state.sequence);
+    return handleMessages(res, parsed ?? { ok: false }, { sequence: state.sequence, headers });
   }
   if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelListBody());
   sendError(res, 404, `Invalid URL (${method} ${path})`);

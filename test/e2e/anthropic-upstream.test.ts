@@ -183,4 +183,22 @@ describe('anthropic provider errors', () => {
       raw: JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'simulated mid-stream failure' } }),
     });
   });
+
+  it('a provider closing mid-answer without message_delta gives an in-band 502, billed for what was generated', async () => {
+    const reply = await send(harness, {
+      path: '/chat/completions',
+      body: { model: 'acme/claude', stream: true, messages: [{ role: 'user', content: 'hi [[sim tokens=5 disconnect_after=2]]' }] },
+    });
+    const chunks = readSse(reply.text).data.filter((data) => data !== '[DONE]').map((data) => JSON.parse(data) as {
+      id: string; error?: { code: number; message: string; metadata: Record<string, unknown> }; choices: Array<{ delta: { content?: string } }>;
+    });
+    const last = chunks.at(-1);
+    expect(last?.error?.code).toBe(502);
+    expect(last?.error?.message).toMatch(/stream closed before the answer finished/i);
+    expect(last?.error?.metadata).not.toHaveProperty('raw');
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('Hello from');
+    const record = await send(harness, { path: `/generation?id=${last?.id ?? ''}` });
+    const data = (record.json as { data: { tokens_completion: number | null } }).data;
+    expect(data.tokens_completion).toBeGreaterThan(0);
+  });
 });

@@ -14,10 +14,12 @@ beforeAll(async () => {
 
 afterAll(async () => sim.close());
 
+const WIRE_HEADERS = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
+
 const ask = (text: string): Anthropic.MessageParam[] => [{ role: 'user', content: text }];
 
 async function raw(body: Record<string, unknown>): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${sim.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${sim.url}/v1/messages`, { method: 'POST', headers: WIRE_HEADERS, body: JSON.stringify(body) });
   return { status: response.status, text: await response.text() };
 }
 
@@ -149,7 +151,7 @@ describe('simulator: Anthropic Messages wire, streams', () => {
 
   it('disconnect_after=N drops the connection with no message_delta', async () => {
     const response = await fetch(`${sim.url}/v1/messages`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST', headers: WIRE_HEADERS,
       body: JSON.stringify({ model: 'sim;tokens=5;disconnect_after=1', max_tokens: 100, stream: true, messages: ask('x') }),
     });
     const text = await response.text().catch(() => '');
@@ -198,5 +200,15 @@ describe('simulator: Anthropic Messages wire, refusals', () => {
     const { status, text } = await raw({ model: 'sim;image=2x2', max_tokens: 10, messages: ask('x') });
     expect(status).toBe(400);
     expect(text).toContain('image');
+  });
+});
+
+describe('simulator: Anthropic Messages wire, headers', () => {
+  it('a request without the anthropic-version header is refused', async () => {
+    const response = await fetch(`${sim.url}/v1/messages`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'sim', max_tokens: 10, messages: ask('x') }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('anthropic-version');
   });
 });
