@@ -9,6 +9,7 @@ import { registerGenerationRoute } from './routes/generation.js';
 import { registerChatRoute } from './routes/chat.js';
 import { registerSystemOneRoute } from './routes/systemone.js';
 import { registerResponsesRoute } from './routes/responses.js';
+import { registerMessagesRoutes } from './routes/messages.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -37,6 +38,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerChatRoute(api, services);
     registerSystemOneRoute(api, services);
     registerResponsesRoute(api, services);
+    registerMessagesRoutes(api, services);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

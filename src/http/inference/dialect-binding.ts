@@ -23,4 +23,9 @@ export interface DialectBinding {
    * has its own envelope; undefined keeps the shared envelope.
    */
   streamRefusalBody?(error: GatewayError): unknown;
+  /**
+   * An answer part the dialect cannot carry: the reply is refused with this error (a whole reply
+   * answers with it; a stream ends with it in-band). Undefined when every part can be carried.
+   */
+  refuseOutput?(event: CoreEvent): GatewayError | undefined;
 }

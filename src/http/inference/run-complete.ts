@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { collectReply } from '../../core/collect.js';
+import type { CoreEvent } from '../../core/events.js';
+import type { GatewayError } from '../../core/errors.js';
 import { AllAttemptsFailed } from '../../core/executor.js';
 import { failuresToError } from '../../core/failure-error.js';
 import { settleGeneration } from '../../core/accounting.js';
@@ -11,7 +13,10 @@ import type { PreparedInference } from './prepare.js';
 import { clientSignal } from './client-signal.js';
 import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
-/** Runs a non-streamed request: the whole reply is read (failing over on any failure), settled, then sent. */
+/**
+ * Runs a non-streamed request: the whole reply is read (failing over on any failure), settled, then
+ * sent. A reply the dialect cannot carry is settled as the refusal it answers with.
+ */
 export async function runComplete(
   services: Services,
   prepared: PreparedInference,
@@ -34,12 +39,25 @@ export async function runComplete(
   outcome.attempt = answer.attempt;
   const meter = new AnswerMeter();
   for (const event of answer.events) meter.observe(event);
+  const refusal = refusedOutput(dialect, answer.events);
+  if (refusal) outcome.error = refusal;
   await closeOutcome(outcome, meter, false);
   const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
   recordServed(services.state, outcome);
+  if (refusal) throw refusal;
   const collected = collectReply(answer.events.filter((event) => visibleToCaller(event, prepared.request)));
   const meta = replyMeta(prepared, answer.attempt);
   return reply
     .header('x-provider-name', meta.provider)
     .send(dialect.encodeReply(collected, meta, { usage: outcome.usage, cost }, prepared.request));
+}
+
+/** The dialect's refusal of the first answer part it cannot carry, if any. */
+function refusedOutput(dialect: DialectBinding, events: readonly CoreEvent[]): GatewayError | undefined {
+  if (!dialect.refuseOutput) return undefined;
+  for (const event of events) {
+    const refusal = dialect.refuseOutput(event);
+    if (refusal) return refusal;
+  }
+  return undefined;
 }

@@ -44,7 +44,7 @@ export async function runStream(
   const writer = dialect.createStreamWriter(meta, prepared.request);
   await socket.write(writer.open());
   const meter = new AnswerMeter();
-  await pump(answer.events, { socket, writer, meter, outcome, provider: meta.provider });
+  await pump(answer.events, { socket, writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput });
   const clientLeft = socket.isClosed;
   if (clientLeft) outcome.cancelled = true;
   await closeOutcome(outcome, meter, outcome.error !== undefined || clientLeft);
@@ -61,9 +61,13 @@ interface PumpContext {
   meter: AnswerMeter;
   outcome: GenerationOutcome;
   provider: string;
+  refuse: DialectBinding['refuseOutput'];
 }
 
-/** Translates committed events frame by frame until the answer ends, fails, or the caller leaves. */
+/**
+ * Translates committed events frame by frame until the answer ends, fails, carries a part the
+ * dialect refuses, or the caller leaves.
+ */
 async function pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): Promise<void> {
   const { socket, writer, meter, outcome } = context;
   for await (const event of events) {
@@ -72,6 +76,12 @@ async function pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): Pr
       return;
     }
     meter.observe(event);
+    const refusal = context.refuse?.(event);
+    if (refusal) {
+      outcome.error = refusal;
+      await events.return(undefined);
+      return;
+    }
     if (socket.isClosed) {
       await events.return(undefined);
       return;

@@ -1,0 +1,108 @@
+import { invalidRequest } from '../../core/errors.js';
+import type { ContentPart, CoreMessage, ToolCall } from '../../core/request.js';
+import type { ContentBlock, MessagesMessage, ToolResultBlock } from './block-schema.js';
+import { mediaPart } from './media-parts.js';
+
+/** The originating format named on reasoning details read from thinking blocks. */
+export const THINKING_FORMAT = 'anthropic-claude-v1';
+
+type SystemBody = string | { type: 'text'; text: string }[];
+
+/**
+ * `system` and `messages` of the messages dialect → the core conversation. A user turn's
+ * `tool_result` blocks become `tool` messages ahead of the turn's other parts; pictures and
+ * documents a tool returned reach the model in that user turn, labelled with the call's id.
+ */
+export function decodeConversation(system: SystemBody | undefined, messages: readonly MessagesMessage[]): CoreMessage[] {
+  const core: CoreMessage[] = [];
+  const systemText = typeof system === 'string' ? system : (system ?? []).map((block) => block.text).join('\n');
+  if (systemText.length > 0) core.push({ role: 'system', content: systemText });
+  messages.forEach((message, position) => {
+    const field = `messages[${position}]`;
+    if (message.role === 'assistant') core.push(decodeAssistant(message.content, field));
+    else core.push(...decodeUser(message.content, field));
+  });
+  return core;
+}
+
+function decodeUser(content: string | ContentBlock[], field: string): CoreMessage[] {
+  if (typeof content === 'string') return [{ role: 'user', content }];
+  const toolMessages: CoreMessage[] = [];
+  const returned: ContentPart[] = [];
+  const parts: ContentPart[] = [];
+  content.forEach((block, position) => {
+    const blockField = `${field}.content[${position}]`;
+    switch (block.type) {
+      case 'tool_result': {
+        const result = decodeToolResult(block);
+        toolMessages.push(result.message);
+        returned.push(...result.media);
+        return;
+      }
+      case 'text':
+        parts.push({ type: 'text', text: block.text });
+        return;
+      case 'image':
+      case 'document':
+        parts.push(...mediaPart(block));
+        return;
+      default:
+        throw invalidRequest(`${blockField}.type`, `a ${block.type} block belongs in an assistant message`);
+    }
+  });
+  const turn = [...returned, ...parts];
+  return turn.length > 0 ? [...toolMessages, { role: 'user', content: turn }] : toolMessages;
+}
+
+/** A tool's result: its text as the `tool` message; returned media as a labelled user part. */
+function decodeToolResult(block: ToolResultBlock): { message: CoreMessage; media: ContentPart[] } {
+  const texts: string[] = [];
+  const media: ContentPart[] = [];
+  if (typeof block.content === 'string') texts.push(block.content);
+  (Array.isArray(block.content) ? block.content : []).forEach((item) => {
+    if (item.type === 'text') texts.push(item.text);
+    else media.push(...mediaPart(item));
+  });
+  const text = texts.join('\n');
+  const message: CoreMessage = { role: 'tool', tool_call_id: block.tool_use_id, content: block.is_error === true ? `Error: ${text}` : text };
+  if (media.length === 0) return { message, media };
+  return { message, media: [{ type: 'text', text: `Returned by tool call ${block.tool_use_id}:` }, ...media] };
+}
+
+function decodeAssistant(content: string | ContentBlock[], field: string): CoreMessage {
+  if (typeof content === 'string') return { role: 'assistant', content };
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ToolCall[] = [];
+  const details: Record<string, unknown>[] = [];
+  content.forEach((block, position) => {
+    switch (block.type) {
+      case 'text':
+        text += block.text;
+        return;
+      case 'thinking':
+        reasoning += block.thinking;
+        details.push({
+          type: 'reasoning.text',
+          text: block.thinking,
+          ...(block.signature ? { signature: block.signature } : {}),
+          format: THINKING_FORMAT,
+          index: position,
+        });
+        return;
+      case 'redacted_thinking':
+        details.push({ type: 'reasoning.encrypted', data: block.data, format: THINKING_FORMAT, index: position });
+        return;
+      case 'tool_use':
+        toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+        return;
+      default:
+        throw invalidRequest(`${field}.content[${position}].type`, `a ${block.type} block belongs in a user message`);
+    }
+  });
+  const message: CoreMessage = { role: 'assistant', content: text.length > 0 || toolCalls.length === 0 ? text : null };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (reasoning.length > 0) message.reasoning = reasoning;
+  if (details.length > 0) message.reasoning_details = details;
+  return message;
+}

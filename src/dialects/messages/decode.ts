@@ -1,0 +1,46 @@
+import { invalidRequest } from '../../core/errors.js';
+import type { CoreRequest } from '../../core/request.js';
+import { modelChain, readAttribution, readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
+import { readProviderPreferences } from '../shared/provider-preferences.js';
+import { readCompressionAsk } from '../shared/compression-ask.js';
+import type { MessagesRequestBody } from './schema.js';
+import { decodeConversation } from './conversation.js';
+import { decodeToolChoice, decodeTools, disablesParallelCalls } from './tools.js';
+
+/** Members accepted and never applied (reported false in `honoured`). */
+const IGNORED_MEMBERS = ['thinking'] as const;
+
+/**
+ * Messages wire → core request. The body has passed the schema (nulls already read as absent).
+ * Session affinity comes only from the `X-Session-Id` header; `metadata` is accepted and ignored.
+ */
+export function decodeMessagesRequest(body: MessagesRequestBody, headers: HeaderBag): CoreRequest {
+  if (body.stream_options?.include_tool_dispatch === true) {
+    throw invalidRequest('stream_options.include_tool_dispatch', 'call-ready tool dispatch is a chat extension; the messages route does not offer it');
+  }
+  const request: CoreRequest = {
+    models: modelChain(body.model, body.models),
+    messages: decodeConversation(body.system, body.messages),
+    stream: body.stream === true,
+    maxTokens: body.max_tokens,
+    parameters: {},
+    softParameters: {},
+    passthrough: {},
+    attribution: readAttribution(headers),
+  };
+  if (body.temperature !== undefined) request.parameters.temperature = body.temperature;
+  if (body.top_p !== undefined) request.parameters.top_p = body.top_p;
+  if (body.stop_sequences !== undefined && body.stop_sequences.length > 0) request.parameters.stop = body.stop_sequences;
+  if (body.top_k !== undefined) request.softParameters.top_k = body.top_k;
+  if (body.tools && body.tools.length > 0) request.tools = decodeTools(body.tools);
+  if (body.tool_choice !== undefined) request.toolChoice = decodeToolChoice(body.tool_choice);
+  if (disablesParallelCalls(body.tool_choice)) request.softParameters.parallel_tool_calls = false;
+  const session = readSessionHeader(headers);
+  if (session !== undefined) request.sessionId = session;
+  if (readCompressionAsk(body.transforms, body.plugins)) request.middleOut = true;
+  const ignored = IGNORED_MEMBERS.filter((name) => body[name] !== undefined);
+  if (ignored.length > 0) request.ignored = ignored;
+  const provider = readProviderPreferences(body.provider, body.route);
+  if (provider) request.provider = provider;
+  return request;
+}

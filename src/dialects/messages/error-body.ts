@@ -1,0 +1,36 @@
+import { toEnvelope, type GatewayError } from '../../core/errors.js';
+
+/** The Anthropic API's error types, by the shared envelope's `error_type`. */
+const ERROR_TYPES: Record<string, string> = {
+  invalid_request: 'invalid_request_error',
+  context_length_exceeded: 'invalid_request_error',
+  unsupported_output: 'invalid_request_error',
+  authentication: 'authentication_error',
+  payment_required: 'billing_error',
+  not_found: 'not_found_error',
+  payload_too_large: 'request_too_large',
+  rate_limit_exceeded: 'rate_limit_error',
+  provider_overloaded: 'overloaded_error',
+  timeout: 'timeout_error',
+};
+
+/** This dialect's error type: from the table, else `invalid_request_error` for 4xx and `api_error` for 5xx. */
+export function messagesErrorType(error: GatewayError): string {
+  return ERROR_TYPES[error.errorType] ?? (error.status < 500 ? 'invalid_request_error' : 'api_error');
+}
+
+export interface MessagesErrorBody {
+  type: 'error';
+  error: { type: string; message: string; code: number; metadata: Record<string, unknown> };
+}
+
+/**
+ * The dialect's error envelope, after the Anthropic API's `{type: "error", error: {type, message}}`,
+ * carrying the shared envelope's `code` and `metadata` (with `error_type` and any provider
+ * diagnostics) inside `error`. It is the body of a streamed request refused before its stream
+ * opened, and the data of the stream's `error` event after it opened.
+ */
+export function messagesErrorBody(error: GatewayError): MessagesErrorBody {
+  const { error: shared } = toEnvelope(error);
+  return { type: 'error', error: { type: messagesErrorType(error), message: shared.message, code: shared.code, metadata: shared.metadata } };
+}
