@@ -34,6 +34,8 @@ export interface CollectedReply {
   audio?: CollectedAudio;
   finish?: FinishReason;
   nativeFinish: string | null;
+  /** The stop sequence that ended the answer, where the provider named it. */
+  stopSequence?: string;
   usage?: CoreUsage;
   /** Token log-probabilities of the answer text, where the endpoint reported them. */
   logprobs?: TokenLogprob[];
@@ -79,6 +81,7 @@ export function collectEvent(reply: CollectedReply, event: CoreEvent): void {
     case 'finish':
       reply.finish = event.reason;
       reply.nativeFinish = event.raw;
+      if (event.stopSequence !== undefined) reply.stopSequence = event.stopSequence;
       return;
     case 'usage':
       reply.usage = event.usage;

@@ -66,7 +66,8 @@ export type CoreEvent =
   | { type: 'audio.delta'; index: number; id?: string; data?: string; transcript?: string; expiresAt?: number }
   | { type: 'audio.end'; index: number }
   | { type: 'logprobs'; index: number; tokens: TokenLogprob[] }
-  | { type: 'finish'; reason: FinishReason; raw: string | null }
+  /** `stopSequence`: the caller's stop sequence that ended the answer, where the provider names it. */
+  | { type: 'finish'; reason: FinishReason; raw: string | null; stopSequence?: string }
   | { type: 'usage'; usage: CoreUsage }
   | { type: 'error'; failure: UpstreamFailure };
 

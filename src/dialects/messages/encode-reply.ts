@@ -1,7 +1,7 @@
 import type { CollectedReply } from '../../core/collect.js';
 import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
 import { imageSource, messageId, reasoningBlock, toolInput } from './reply-blocks.js';
-import { stopReason } from './stop-reason.js';
+import { stopVerdict } from './stop-reason.js';
 import { encodeMessagesUsage } from './usage.js';
 
 /**
@@ -15,8 +15,7 @@ export function encodeMessagesReply(reply: CollectedReply, meta: ReplyMeta, acco
     role: 'assistant',
     model: meta.model,
     content: contentBlocks(reply),
-    stop_reason: stopReason({ reason: reply.finish, raw: reply.nativeFinish, refused: reply.refusal !== undefined }),
-    stop_sequence: null,
+    ...stopVerdict({ reason: reply.finish, raw: reply.nativeFinish, stopSequence: reply.stopSequence, refused: reply.refusal !== undefined }),
     usage: encodeMessagesUsage(accounting.usage),
   };
 }

@@ -1,4 +1,4 @@
-import { assertNever, type CoreEvent, type FinishReason, type ReasoningKind } from '../../core/events.js';
+import { assertNever, type CoreEvent, type ReasoningKind } from '../../core/events.js';
 import type { GatewayError } from '../../core/errors.js';
 import type { DialectStreamWriter } from '../../http/inference/dialect-binding.js';
 import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
@@ -6,7 +6,7 @@ import { sseEvent } from '../shared/sse.js';
 import { messagesErrorBody } from './error-body.js';
 import { dialectHonoured } from './honoured-names.js';
 import { imageSource, messageId, reasoningBlock } from './reply-blocks.js';
-import { stopReason } from './stop-reason.js';
+import { stopVerdict, type AnswerEnd } from './stop-reason.js';
 import { encodeMessagesUsage } from './usage.js';
 
 type OpenBlock = { position: number; kind: 'text' | 'tool' } | { position: number; kind: 'reasoning'; reasoning: ReasoningKind; data: string };
@@ -21,9 +21,7 @@ type OpenBlock = { position: number; kind: 'text' | 'tool' } | { position: numbe
 export class MessagesStreamWriter implements DialectStreamWriter {
   private readonly blocks = new Map<number, OpenBlock>();
   private nextPosition = 0;
-  private finishReason: FinishReason | undefined;
-  private nativeFinish: string | null = null;
-  private refused = false;
+  private readonly end: AnswerEnd = { reason: undefined, raw: null, refused: false };
 
   constructor(private readonly meta: ReplyMeta) {}
 
@@ -51,7 +49,7 @@ export class MessagesStreamWriter implements DialectStreamWriter {
       case 'text.delta':
         return this.textDelta(event.index, event.text);
       case 'refusal.delta':
-        this.refused = true;
+        this.end.refused = true;
         return this.textDelta(event.index, event.text);
       case 'reasoning.start':
         return this.startReasoning(event.index, event.kind);
@@ -68,13 +66,15 @@ export class MessagesStreamWriter implements DialectStreamWriter {
       case 'tool.end':
         return this.stop(event.index);
       case 'finish':
-        this.finishReason = event.reason;
-        this.nativeFinish = event.raw;
+        this.end.reason = event.reason;
+        this.end.raw = event.raw;
+        if (event.stopSequence !== undefined) this.end.stopSequence = event.stopSequence;
         return '';
       case 'meta':
       case 'audio.delta':
       case 'audio.end':
       case 'tool.dispatch':
+      case 'logprobs':
       case 'usage':
       case 'error':
         return '';
@@ -88,7 +88,7 @@ export class MessagesStreamWriter implements DialectStreamWriter {
     const honoured = dialectHonoured(accounting.honoured ?? {});
     const delta = {
       type: 'message_delta',
-      delta: { stop_reason: stopReason({ reason: this.finishReason, raw: this.nativeFinish, refused: this.refused }), stop_sequence: null },
+      delta: stopVerdict(this.end),
       usage: encodeMessagesUsage(accounting.usage),
       ...(Object.keys(honoured).length > 0 ? { honoured } : {}),
     };

@@ -2,9 +2,18 @@ import type { FinishReason } from '../../core/events.js';
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 
+/** How the answer ended, as the core reports it. */
+export interface AnswerEnd {
+  reason: FinishReason | undefined;
+  raw: string | null;
+  stopSequence?: string | undefined;
+  refused: boolean;
+}
+
 /** What ended the answer, in this dialect's terms (`stop_reason`). */
-export function stopReason(finish: { reason: FinishReason | undefined; raw: string | null; refused: boolean }): StopReason {
+export function stopReason(finish: AnswerEnd): StopReason {
   if (finish.refused) return 'refusal';
+  if (finish.stopSequence !== undefined) return 'stop_sequence';
   switch (finish.reason) {
     case 'length':
       return 'max_tokens';
@@ -18,4 +27,9 @@ export function stopReason(finish: { reason: FinishReason | undefined; raw: stri
     case undefined:
       return 'end_turn';
   }
+}
+
+/** The `stop_reason` and `stop_sequence` pair: the sequence is named only where the provider named it. */
+export function stopVerdict(finish: AnswerEnd): { stop_reason: StopReason; stop_sequence: string | null } {
+  return { stop_reason: stopReason(finish), stop_sequence: finish.stopSequence ?? null };
 }

@@ -25,13 +25,20 @@ export interface InferenceRouteOptions<Body> {
  * schema, then decode → plan → hold → execute → encode → settle.
  */
 export function inferenceRoute<Body>(app: FastifyInstance, services: Services, options: InferenceRouteOptions<Body>): void {
+  const admission = [requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')];
+  // A dialect with its own envelope for refused streams admits the key once the body is read, so a
+  // refused key or rate limit on a `stream: true` request can answer in that envelope too.
+  const admitAfterBody = options.dialect.streamRefusalBody !== undefined;
   app.post(options.url, {
     config: options.dialect.streamRefusalBody ? { streamRefusalBody: options.dialect.streamRefusalBody } : {},
     schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
-    onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
-    preValidation: async (request) => {
-      dropNullMembers(request.body);
-    },
+    onRequest: admitAfterBody ? [assignGenerationId] : [assignGenerationId, ...admission],
+    preValidation: [
+      ...(admitAfterBody ? admission : []),
+      async (request) => {
+        dropNullMembers(request.body);
+      },
+    ],
     handler: async (request, reply) => {
       const core = options.decode(request.body as Body, request.headers);
       const prepared = await prepareInference(services, request, core);
