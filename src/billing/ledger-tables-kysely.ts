@@ -1,6 +1,5 @@
 import type { Db } from '../store/store.js';
-import { isLimitReset } from '../accounts/usage-window.js';
-import type { LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 /** The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL). */
@@ -13,7 +12,7 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .where('id', '=', accountId)
         .forUpdate()
         .executeTakeFirst();
-      return row ? { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) } : null;
+      return row ? accountBalanceOf(row) : null;
     },
     async writeAccount(accountId, next) {
       await tx
@@ -28,12 +27,7 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .select(['limit_units', 'limit_reset', 'usage_units'])
         .where('id', '=', keyId)
         .executeTakeFirst();
-      if (!key) return null;
-      return {
-        limit: key.limit_units === null ? null : BigInt(key.limit_units),
-        reset: isLimitReset(key.limit_reset) ? key.limit_reset : null,
-        total: BigInt(key.usage_units),
-      };
+      return key ? keySpendStateOf(key) : null;
     },
     async chargedSince(keyId, dayStart) {
       const days = await tx

@@ -1,22 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
-import { isLimitReset } from '../accounts/usage-window.js';
 import type { GenerationsTable } from '../store/schema.js';
-import type { LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
-
-interface AccountRow {
-  balance_units: string;
-  reserved_units: string;
-}
-
-interface KeyRow {
-  limit_units: string | null;
-  limit_reset: string | null;
-  usage_units: string;
-}
 
 /**
  * The ledger's statements prepared once per SQLite connection. They run inside the write batch's
@@ -87,19 +75,14 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
   return {
     async lockAccount(accountId) {
       const row = statements.account.get(accountId) as AccountRow | undefined;
-      return row ? { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) } : null;
+      return row ? accountBalanceOf(row) : null;
     },
     async writeAccount(accountId, next) {
       statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
     },
     async keySpendState(keyId) {
-      const key = statements.key.get(keyId) as KeyRow | undefined;
-      if (!key) return null;
-      return {
-        limit: key.limit_units === null ? null : BigInt(key.limit_units),
-        reset: isLimitReset(key.limit_reset) ? key.limit_reset : null,
-        total: BigInt(key.usage_units),
-      };
+      const key = statements.key.get(keyId) as KeySpendRow | undefined;
+      return key ? keySpendStateOf(key) : null;
     },
     async chargedSince(keyId, dayStart) {
       return sumUnits(statements.chargedSince.all(keyId, dayStart) as string[]);

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { LimitReset } from '../accounts/types.js';
+import { isLimitReset } from '../accounts/usage-window.js';
 import type { Db, Store } from '../store/store.js';
 import type { GenerationsTable } from '../store/schema.js';
 import { kyselyLedgerTables } from './ledger-tables-kysely.js';
@@ -51,6 +52,30 @@ export interface LedgerTables {
   /** The key's lifetime charges and its charges on the UTC day `dayStart`; null for an unknown key. */
   keyUsageOn(keyId: string, dayStart: number): Promise<{ total: Units; day: Units } | null>;
   writeKeyUsage(keyId: string, dayStart: number, usage: { total: Units; day: Units }): Promise<void>;
+}
+
+/** The stored form of an account's money and of a key's spend state, as both engines read them. */
+export interface AccountRow {
+  balance_units: string;
+  reserved_units: string;
+}
+
+export interface KeySpendRow {
+  limit_units: string | null;
+  limit_reset: string | null;
+  usage_units: string;
+}
+
+export function accountBalanceOf(row: AccountRow): AccountBalance {
+  return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
+}
+
+export function keySpendStateOf(row: KeySpendRow): KeySpendState {
+  return {
+    limit: row.limit_units === null ? null : BigInt(row.limit_units),
+    reset: isLimitReset(row.limit_reset) ? row.limit_reset : null,
+    total: BigInt(row.usage_units),
+  };
 }
 
 /** The ledger tables of `store` inside the write transaction `tx`. */
