@@ -24,6 +24,13 @@ beforeAll(async () => {
           output_modalities: ['text', 'image', 'audio'],
         }],
       },
+      {
+        id: 'acme/pair',
+        endpoints: [
+          { provider: 'sim-a', upstream_model: 'chat;tokens=3', pricing: { prompt: '0.0000001', completion: '0.0000001' } },
+          { provider: 'sim-b', upstream_model: 'chat;tokens=4' },
+        ],
+      },
       { id: 'acme/plain', endpoints: [{ provider: 'sim-b', upstream_model: 'chat;tokens=2' }] },
       { id: 'acme/newer', endpoints: [{ provider: 'sim-c', upstream_model: 'chat;tokens=2', max_tokens_parameter: 'max_completion_tokens' }] },
       {
@@ -142,8 +149,18 @@ describe('what reaches the endpoint', () => {
     });
   });
 
-  it('top_k, min_p and repetition_penalty are sent only where declared', async () => {
+  it('modalities, audio and image_config reach the endpoint as sent', async () => {
+    const media = {
+      modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'mp3' },
+      image_config: { aspect_ratio: '16:9', size: '1024x576', n: 1 },
+    };
+    expect(await served(media)).toMatchObject(media);
+  });
+
+  it('top_k, min_p, repetition_penalty and enable_thinking are sent only where declared', async () => {
     const soft = { top_k: 40, min_p: 0.05, repetition_penalty: 1.1 };
+    const thinking = await served({ model: 'acme/newer', enable_thinking: true });
+    expect(thinking).not.toHaveProperty('enable_thinking');
     expect(await served(soft)).toMatchObject(soft);
     const plain = await served({ model: 'acme/plain', ...soft });
     for (const name of Object.keys(soft)) expect(plain).not.toHaveProperty(name);
@@ -254,6 +271,16 @@ describe('session affinity and attribution', () => {
     expect(upstream().headers['x-session-id']).toBe('from-header');
     await served({});
     expect(upstream().headers).not.toHaveProperty('x-session-id');
+  });
+
+  it('the same session id prefers the endpoint that served the conversation', async () => {
+    const first = await served({ model: 'acme/pair', session_id: 'conversation-7', provider: { order: ['sim-b'] } });
+    expect(first.model).toBe('chat;tokens=4');
+    for (let turn = 0; turn < 2; turn += 1) {
+      expect((await served({ model: 'acme/pair', session_id: 'conversation-7' })).model).toBe('chat;tokens=4');
+    }
+    expect((await served({ model: 'acme/pair', session_id: 'conversation-8' })).model).toBe('chat;tokens=3');
+    expect((await served({ model: 'acme/pair' }, { 'x-session-id': 'conversation-7' })).model).toBe('chat;tokens=4');
   });
 
   it('attribution headers and metadata are recorded on the generation', async () => {

@@ -1,5 +1,6 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { send, startHarness, type ErrorEnvelope, type Harness, type RawReply } from './harness.js';
+import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness, type RawReply } from './harness.js';
 
 /** Tool-call contracts and call-ready dispatch over real HTTP. */
 const TOOLS = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { query: { type: 'string' } } } } }];
@@ -17,6 +18,7 @@ beforeAll(async () => {
           { provider: 'sim-b', upstream_model: 'chat;tools' },
         ],
       },
+      { id: 'acme/slow', endpoints: [{ provider: 'sim-c', upstream_model: 'chat;tokens=200;tps=40' }] },
       { id: 'acme/prose', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tools;prose' }, { provider: 'sim-b', upstream_model: 'chat;prose' }] },
       {
         id: 'acme/dispatch',
@@ -175,5 +177,48 @@ describe('call-ready tool dispatch', () => {
       expect(harness.sim.requests()).toHaveLength(1);
       expect(reply.headers.get('x-provider-name')).toBe('Sim B');
     });
+  });
+});
+
+/** Opens a stream on its own connection, reads until the first content, then drops the connection. */
+function readThenLeave(body: string): Promise<{ id: string; received: string }> {
+  const url = new URL(`${harness.baseUrl}/chat/completions`);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: 'POST',
+      agent: false,
+      headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json' },
+    }, (response) => {
+      let received = '';
+      response.setEncoding('utf8');
+      response.on('data', (text: string) => {
+        received += text;
+        if (!received.includes('"content"')) return;
+        request.destroy();
+        resolve({ id: String(response.headers['x-generation-id'] ?? ''), received });
+      });
+    });
+    request.on('error', (error) => {
+      if (!request.destroyed) reject(error);
+    });
+    request.end(body);
+  });
+}
+
+describe('a caller that leaves mid-stream', () => {
+  it('the generation is recorded as cancelled, billed for what was produced, and the hold is released', async () => {
+    const before = await accountMoney(harness);
+    const { id } = await readThenLeave(JSON.stringify({ model: 'acme/slow', stream: true, messages: [{ role: 'user', content: 'Tell me a long story' }] }));
+    let record: Record<string, unknown> | undefined;
+    for (let poll = 0; poll < 200 && record === undefined; poll += 1) {
+      const reply = await send(harness, { path: `/generation?id=${id}` });
+      if (reply.status === 200) record = (reply.json as { data: Record<string, unknown> }).data;
+      else await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(record?.status).toBe('cancelled');
+    expect(Number(record?.tokens_completion)).toBeLessThan(200);
+    const after = await accountMoney(harness);
+    expect(after.reserved).toBe(before.reserved);
+    expect(before.balance - after.balance).toBeGreaterThan(0n);
   });
 });
