@@ -48,6 +48,8 @@ import { isKnownKey, SETTERS } from './behaviour-keys.js';
  *                       probability 0.9 and one runner-up alternative
  *
  * Answers are, by precedence: echo, refusal, tool call, text. Images and audio accompany text.
+ * A text answer ends before the first requested stop sequence it contains (`stop`, or
+ * `stop_sequences` on the Messages wire, which then names it with `stop_reason: stop_sequence`).
  * In streams, "content chunks" (counted by fail_after, disconnect_after, malformed and tps) are
  * every chunk between the opening and the finish: reasoning, answer fragments, the picture.
  * Non-streamed requests turn the stream-only failures into their whole-reply counterparts:

@@ -27,6 +27,7 @@ const STOP_REASONS: Readonly<Record<string, string>> = { stop: 'end_turn', lengt
 export function stopReason(plan: ReplyPlan, nativeFinish: string | undefined): string {
   if (nativeFinish !== undefined) return nativeFinish;
   if (plan.refusal) return 'refusal';
+  if (plan.stopSequence !== undefined) return 'stop_sequence';
   return STOP_REASONS[plan.finishReason] ?? plan.finishReason;
 }
 

@@ -62,7 +62,7 @@ export function messageStreamFrames(plan: ReplyPlan, shape: MessageShape): Strea
   }
   const opening = event({ type: 'message_start', message }) + event({ type: 'ping' });
   const content = messageBlocks(plan).flatMap(blockFrames);
-  const delta: Record<string, unknown> = { type: 'message_delta', delta: { stop_reason: stopReason(plan, shape.nativeFinish), stop_sequence: null } };
+  const delta: Record<string, unknown> = { type: 'message_delta', delta: { stop_reason: stopReason(plan, shape.nativeFinish), stop_sequence: plan.stopSequence ?? null } };
   if (shape.withUsage) delta.usage = usage;
   const closing = event(delta as Record<string, unknown> & { type: string }) + event({ type: 'message_stop' });
   return { opening, content, dispatch: '', closing, failure: MID_STREAM_ERROR_EVENT };

@@ -30,7 +30,7 @@ export function messageBody(plan: ReplyPlan, shape: MessageShape): Record<string
     model: shape.meta.model,
     content: messageBlocks(plan).map(wholeBlock),
     stop_reason: stopReason(plan, shape.nativeFinish),
-    stop_sequence: null,
+    stop_sequence: plan.stopSequence ?? null,
   };
   if (shape.withUsage) body.usage = anthropicUsage(plan);
   return body;

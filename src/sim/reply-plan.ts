@@ -8,6 +8,7 @@ import { planReasoning } from './reasoning-plan.js';
 import type { ToolCallPlan } from './tool-call-plan.js';
 import { planToolCall } from './tool-call-plan.js';
 import { cycledWord } from './word-cycle.js';
+import { cutAtStop, requestedStops } from './stop-sequences.js';
 import { planLogprobs, type LogprobEntry } from './logprobs-plan.js';
 
 export type { ToolCallPlan } from './tool-call-plan.js';
@@ -27,6 +28,8 @@ export interface ReplyPlan {
   audio: AudioPlan | undefined;
   /** The finish_reason as sent: the computed one, or the configured raw one. */
   finishReason: string;
+  /** The requested stop sequence the answer ended at (`stop`); undefined = none matched. */
+  stopSequence?: string;
   promptTokens: number;
   /** Answer and reasoning tokens together. */
   completionTokens: number;
@@ -66,7 +69,11 @@ export interface PlanInput {
   created: number;
 }
 
-type Answer = Pick<ReplyPlan, 'content' | 'refusal' | 'toolCall' | 'image' | 'audio'> & { finishReason: FinishReason; tokens: number };
+type Answer = Pick<ReplyPlan, 'content' | 'refusal' | 'toolCall' | 'image' | 'audio'> & {
+  finishReason: FinishReason;
+  tokens: number;
+  stopSequence?: string;
+};
 
 function textAnswer({ body, behaviour, sequence, created }: PlanInput): Answer {
   const image = behaviour.image ? imageUrlOf(behaviour.image) : undefined;
@@ -79,7 +86,9 @@ function textAnswer({ body, behaviour, sequence, created }: PlanInput): Answer {
   if (scripted !== undefined) return { ...media, content: [scripted], finishReason: 'stop', tokens: 1 };
   const cap = completionCap(body);
   const produced = cap !== undefined && cap < behaviour.tokens ? cap : behaviour.tokens;
-  const content = Array.from({ length: produced }, (_, i) => replyToken(i));
+  const generated = Array.from({ length: produced }, (_, i) => replyToken(i));
+  const { content, stop } = cutAtStop(generated, requestedStops(body));
+  if (stop !== undefined) return { ...media, content, finishReason: 'stop', tokens: content.length, stopSequence: stop };
   const finishReason: FinishReason = produced < behaviour.tokens ? 'length' : 'stop';
   return { ...media, content, finishReason, tokens: produced };
 }

@@ -1,7 +1,7 @@
 import type { CoreEvent } from '../core/events.js';
 import { AnthropicBlockReader } from './anthropic-blocks.js';
 import { readAnthropicError } from './anthropic-error.js';
-import { mapStopReason, readAnthropicUsage } from './anthropic-usage.js';
+import { finishEvent, readAnthropicUsage } from './anthropic-usage.js';
 import { arrayOf, isObject, objectOf, stringOf } from './json-guards.js';
 
 /** A non-streamed Anthropic `message` as the same core events a stream of it would give. */
@@ -21,7 +21,7 @@ export function decodeAnthropicReply(json: unknown): CoreEvent[] {
     if (isObject(block)) blocks.whole(block, out);
   }
   const stopReason = stringOf(json.stop_reason);
-  out.push({ type: 'finish', reason: stopReason ? mapStopReason(stopReason) : 'stop', raw: stopReason ?? null });
+  out.push(stopReason ? finishEvent(stopReason, stringOf(json.stop_sequence)) : { type: 'finish', reason: 'stop', raw: null });
   const usage = objectOf(json.usage);
   if (usage) out.push({ type: 'usage', usage: readAnthropicUsage(usage) });
   return out;

@@ -2,7 +2,7 @@ import type { CoreEvent } from '../core/events.js';
 import type { StreamDecoder } from './types.js';
 import { AnthropicBlockReader } from './anthropic-blocks.js';
 import { decodeAnthropicStreamError } from './anthropic-error.js';
-import { mapStopReason, readAnthropicUsage } from './anthropic-usage.js';
+import { finishEvent, readAnthropicUsage } from './anthropic-usage.js';
 import { countOf, isObject, objectOf, parseJson, stringOf, type JsonObject } from './json-guards.js';
 import { INCOMPLETE_STREAM_MESSAGE } from './openai-stream.js';
 
@@ -71,11 +71,12 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   private messageDelta(event: JsonObject, out: CoreEvent[]): void {
     const usage = objectOf(event.usage);
     if (usage) this.usageReports.push(usage);
-    const stopReason = stringOf(objectOf(event.delta)?.stop_reason);
+    const delta = objectOf(event.delta);
+    const stopReason = stringOf(delta?.stop_reason);
     if (this.finished || !stopReason) return;
     this.finished = true;
     this.blocks.closeAll(out);
-    out.push({ type: 'finish', reason: mapStopReason(stopReason), raw: stopReason });
+    out.push(finishEvent(stopReason, stringOf(delta?.stop_sequence)));
     if (this.usageReports.length > 0) out.push({ type: 'usage', usage: readAnthropicUsage(...this.usageReports) });
   }
 }

@@ -1,4 +1,4 @@
-import type { CoreUsage, FinishReason } from '../core/events.js';
+import type { CoreEvent, CoreUsage, FinishReason } from '../core/events.js';
 import { countOf, objectOf, type JsonObject } from './json-guards.js';
 
 /**
@@ -42,4 +42,11 @@ const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
 /** The core finish reason for an Anthropic `stop_reason`; an unknown one reads as a normal stop. */
 export function mapStopReason(raw: string): FinishReason {
   return STOP_REASONS[raw] ?? 'stop';
+}
+
+/** The finish event for a `stop_reason`, naming the stop sequence that matched when there was one. */
+export function finishEvent(stopReason: string, stopSequence: string | undefined): Extract<CoreEvent, { type: 'finish' }> {
+  const finish: Extract<CoreEvent, { type: 'finish' }> = { type: 'finish', reason: mapStopReason(stopReason), raw: stopReason };
+  if (stopReason === 'stop_sequence' && stopSequence !== undefined) finish.stopSequence = stopSequence;
+  return finish;
 }

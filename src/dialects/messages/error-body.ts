@@ -14,8 +14,16 @@ const ERROR_TYPES: Record<string, string> = {
   timeout: 'timeout_error',
 };
 
-/** This dialect's error type: from the table, else `invalid_request_error` for 4xx and `api_error` for 5xx. */
+/** A provider status that means "overloaded" whatever the shared envelope calls it (Anthropic's 529). */
+const OVERLOADED_PROVIDER_STATUS = 529;
+
+/**
+ * This dialect's error type: the overload class (a provider rate limiting or overloaded, the
+ * instance restarting) is `overloaded_error`; the rest follow the table, else
+ * `invalid_request_error` for 4xx and `api_error` for 5xx.
+ */
 export function messagesErrorType(error: GatewayError): string {
+  if (error.metadata.provider_status === OVERLOADED_PROVIDER_STATUS) return 'overloaded_error';
   return ERROR_TYPES[error.errorType] ?? (error.status < 500 ? 'invalid_request_error' : 'api_error');
 }
 
