@@ -27,6 +27,8 @@ export interface HoldCounts {
   ceilingTokens: number;
   /** When the hold is taken. The hold covers every clock window, since one may open before settlement. */
   now: Date;
+  /** Input characters of a speech request, charged at `character`. */
+  characters?: number;
 }
 
 /**
@@ -38,7 +40,9 @@ export function holdAmount(pricing: EndpointPricing, counts: HoldCounts): Units 
   const table = highestPrices(pricing, counts.promptTokens);
   const perPrompt = dearest(table, ['prompt', 'input_cache_read', 'input_cache_write']);
   const perOutput = dearest(table, ['completion', 'internal_reasoning']);
-  return times(perPrompt, counts.promptTokens) + times(perOutput, counts.ceilingTokens) + (table.request?.units ?? 0n);
+  const perCharacter = table.character?.units ?? 0n;
+  return times(perPrompt, counts.promptTokens) + times(perOutput, counts.ceilingTokens) + times(perCharacter, counts.characters ?? 0)
+    + (table.request?.units ?? 0n);
 }
 
 function highestPrices(pricing: EndpointPricing, promptTokens: number): PriceTable {

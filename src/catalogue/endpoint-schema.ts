@@ -5,6 +5,7 @@ import { readPassthrough } from './passthrough-schema.js';
 import { readPricing } from './pricing-schema.js';
 import type { ProblemList } from './problem-list.js';
 import { readReasoning } from './reasoning-schema.js';
+import { readSpeechDeclarations } from './speech-declarations-schema.js';
 import type { EndpointEntry, ProviderEntry } from './types.js';
 
 export const QUANTIZATIONS = ['int2', 'int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
@@ -28,6 +29,9 @@ const ENDPOINT_FIELDS = [
   'input_sources',
   'input_containers',
   'tool_call_dispatch',
+  'speech_envelope',
+  'supports_voice_cloning',
+  'reference_inputs',
 ];
 
 /** An endpoint as read from the file, before the index gives it its identity. */
@@ -68,7 +72,7 @@ function readEndpointBody(fields: MappingReader, modelId: string): Omit<Endpoint
     pricing: readPricing(fields),
     disabled: fields.boolean('disabled', false),
   };
-  return { ...body, ...readRoutingDeclarations(fields, body.inputModalities) };
+  return { ...body, ...readRoutingDeclarations(fields, body.inputModalities), ...readSpeechDeclarations(fields, body.outputModalities) };
 }
 
 type RoutingDeclarations = Pick<EndpointDraft, 'reasoning' | 'passthrough' | 'inputSources' | 'inputContainers' | 'toolCallDispatch'>;

@@ -84,6 +84,30 @@ export interface EndpointEntry {
   inputContainers: Readonly<Partial<Record<string, readonly string[]>>>;
   /** Declares call-ready `tool_call_dispatch` events (still gated by a positive check). */
   toolCallDispatch: boolean;
+  /** Declared speech limits; null where the endpoint produces no speech. */
+  speechEnvelope: SpeechEnvelope | null;
+  /** Speaks in a voice imitated from a caller's sample (`reference_inputs.audio` says which formats). */
+  supportsVoiceCloning: boolean;
+  /** Reference inputs it accepts (voice samples); null when none is declared. */
+  referenceInputs: ReferenceInputs | null;
+}
+
+/** The spec's `speech_envelope`: voices, codecs and speed range an endpoint declares. */
+export interface SpeechEnvelope {
+  voices: readonly string[];
+  /** Voice sent when a request names none; null leaves the choice to the endpoint. */
+  defaultVoice: string | null;
+  codecs: readonly string[];
+  /** Both set or both null: null means no range was declared. */
+  minSpeed: number | null;
+  maxSpeed: number | null;
+  /** Narrower upper bound of `max_new_tokens` than the route's 4,096; null when not narrowed. */
+  maxNewTokens: number | null;
+}
+
+/** The spec's `reference_inputs`: reference audio formats, roles and size limit. */
+export interface ReferenceInputs {
+  audio: { formats: readonly string[]; roles: readonly string[]; maxBytes: number | null };
 }
 
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;

@@ -1,5 +1,6 @@
 import type { KeyContext } from '../accounts/types.js';
-import { computeCost } from '../billing/pricing.js';
+import { computeCost, type CostResult } from '../billing/pricing.js';
+import type { EndpointPricing } from '../catalogue/types.js';
 import { toUsdNumber } from '../billing/money.js';
 import type { GenerationRecord, Hold, Ledger } from '../billing/types.js';
 import type { CoreUsage } from './events.js';
@@ -25,18 +26,21 @@ export interface GenerationOutcome {
   cancelled?: boolean;
 }
 
+/** Prices a served outcome at the serving endpoint's prices. */
+export type OutcomePricer = (pricing: EndpointPricing, outcome: GenerationOutcome, now: Date) => CostResult;
+
+/** Conversations: tokens in and out, cache, reasoning, media, request. */
+const priceAnswer: OutcomePricer = (pricing, outcome, now) =>
+  computeCost(pricing, outcome.usage ?? {}, { estimatedPromptTokens: outcome.estimatedPromptTokens, now });
+
 /**
- * Closes a held request: prices the reported usage at the serving endpoint's prices, then settles
- * the hold and writes the generation record in one ledger transaction. Returns the charge in USD.
+ * Closes a held request: prices the reported usage at the serving endpoint's prices (a call that is
+ * not a conversation brings its own pricer), then settles the hold and writes the generation record
+ * in one ledger transaction. Returns the charge in USD.
  */
-export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: GenerationOutcome): Promise<number> {
+export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: GenerationOutcome, price: OutcomePricer = priceAnswer): Promise<number> {
   const now = new Date();
-  const priced = outcome.attempt
-    ? computeCost(outcome.attempt.endpoint.pricing, outcome.usage ?? {}, {
-      estimatedPromptTokens: outcome.estimatedPromptTokens,
-      now,
-    })
-    : { cost: 0n, lines: [] };
+  const priced = outcome.attempt ? price(outcome.attempt.endpoint.pricing, outcome, now) : { cost: 0n, lines: [] };
   const record = buildRecord(outcome, now, priced);
   if (outcome.attempt) await ledger.settle(hold, record);
   else await ledger.release(hold, record);

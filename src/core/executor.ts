@@ -4,6 +4,7 @@ import type { Plan, PlannedAttempt } from './plan.js';
 import type { EndpointHealth } from '../stats/endpoint-health.js';
 import { adapterFor } from '../upstream/registry.js';
 import type { UpstreamAdapter } from '../upstream/types.js';
+import type { SpeechAdapter } from '../upstream/speech-adapter.js';
 import { transportFailure, type Transport, type UpstreamResponse } from '../upstream/transport.js';
 import { readSseFrames } from '../upstream/sse-frames.js';
 import { contractFailure, honoursContract, toolContractOf, type ToolContract } from './tool-contract.js';
@@ -43,6 +44,19 @@ export class Executor {
 
   complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>> {
     return this.run(plan, signal, (attempt, adapter) => this.tryComplete(request, attempt, adapter, signal));
+  }
+
+  /**
+   * Relays a binary reply (speech audio) as it arrives. An attempt commits on its first body bytes:
+   * an error status, or a body that ends or breaks before any byte, fails over to the next endpoint.
+   */
+  relay(
+    request: CoreRequest,
+    plan: Plan,
+    signal: AbortSignal,
+    adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined,
+  ): Promise<Answer<AsyncGenerator<Uint8Array>>> {
+    return this.run(plan, signal, (attempt) => this.tryRelay(request, attempt, adapters(attempt), signal));
   }
 
   private async run<Events>(
@@ -113,6 +127,34 @@ export class Executor {
     return { ok: true, events: replay(buffered, events) };
   }
 
+  private async tryRelay(
+    request: CoreRequest,
+    attempt: PlannedAttempt,
+    adapter: SpeechAdapter | undefined,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<AsyncGenerator<Uint8Array>>> {
+    if (!adapter) return { ok: false, failure: unsupportedApi(attempt) };
+    let response: UpstreamResponse;
+    try {
+      response = await this.transport.send(attempt.endpoint.provider.baseUrl, adapter.buildRequest(request, attempt), signal);
+    } catch (error) {
+      return { ok: false, failure: transportFailure(error) };
+    }
+    if (response.status >= 300) {
+      const text = await response.body.text().catch(() => '');
+      return { ok: false, failure: adapter.decodeError(response.status, text, response.headers) };
+    }
+    const bytes = response.body[Symbol.asyncIterator]();
+    let first: IteratorResult<Uint8Array>;
+    try {
+      first = await bytes.next();
+    } catch (error) {
+      return { ok: false, failure: transportFailure(error) };
+    }
+    if (first.done) return { ok: false, failure: { kind: 'protocol', retryable: true, providerMessage: 'The provider sent no audio' } };
+    return { ok: true, events: relayFrom(first.value, bytes) };
+  }
+
   private async send(
     request: CoreRequest,
     attempt: PlannedAttempt,
@@ -149,6 +191,24 @@ async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamRespons
     }
   }
   yield* decoder.end();
+}
+
+/** The committed body: its first bytes, then the rest; leaving early releases the upstream connection. */
+async function* relayFrom(first: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let finished = false;
+  try {
+    yield first;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!finished) await rest.return?.().catch(() => undefined);
+  }
 }
 
 async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {

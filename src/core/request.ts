@@ -3,6 +3,7 @@
  * which is the widest common model of a conversation; other dialects translate into it.
  */
 import type { ReasoningEffort } from '../catalogue/types.js';
+import type { SpeechAsk } from './speech.js';
 
 export type ContentPart =
   | { type: 'text'; text: string }
@@ -115,4 +116,6 @@ export interface CoreRequest {
   user?: string;
   metadata?: Record<string, unknown>;
   attribution: Attribution;
+  /** Set on a text-to-speech request: only speech endpoints declaring what it asks are eligible. */
+  speech?: SpeechAsk;
 }

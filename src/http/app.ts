@@ -10,6 +10,7 @@ import { registerChatRoute } from './routes/chat.js';
 import { registerSystemOneRoute } from './routes/systemone.js';
 import { registerResponsesRoute } from './routes/responses.js';
 import { registerMessagesRoutes } from './routes/messages.js';
+import { registerSpeechRoute } from './routes/speech.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -39,6 +40,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerSystemOneRoute(api, services);
     registerResponsesRoute(api, services);
     registerMessagesRoutes(api, services);
+    await registerSpeechRoute(api, services);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

@@ -2,6 +2,7 @@ import type { Candidate } from './context.js';
 import { PROVIDER_RULES } from './provider-rules.js';
 import { CAPABILITY_RULES } from './capability-rules.js';
 import { INPUT_RULES } from './input-rules.js';
+import { SPEECH_RULES } from './speech-rules.js';
 
 /** A routing rule: the reason an endpoint cannot serve the request, or null when it can. */
 export type EligibilityRule = (candidate: Candidate) => string | null;
@@ -15,6 +16,7 @@ export const ELIGIBILITY_RULES: readonly EligibilityRule[] = [
   ...PROVIDER_RULES,
   ...CAPABILITY_RULES,
   ...INPUT_RULES,
+  ...SPEECH_RULES,
 ];
 
 export function firstRejection(candidate: Candidate): string | null {

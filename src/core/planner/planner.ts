@@ -73,10 +73,12 @@ function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
     : undefined;
   const promptTokens = compressed?.promptTokens ?? input.facts.promptTokens;
   const ceiling = plannedCeiling(endpoint, requested, promptTokens);
+  const speech = input.request.speech;
   const estimatedCost = holdAmount(endpoint.pricing, {
     promptTokens,
-    ceilingTokens: heldCeiling(endpoint, ceiling, promptTokens),
+    ceilingTokens: speech ? 0 : heldCeiling(endpoint, ceiling, promptTokens),
     now: input.now,
+    ...(speech && { characters: speech.characters }),
   });
   const attempt: RankedAttempt = { model, modelId, endpoint, promptTokens, estimatedCost };
   if (ceiling !== undefined) attempt.ceiling = ceiling;

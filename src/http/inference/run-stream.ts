@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import type { DialectBinding, DialectStreamWriter } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { SseSocket } from './sse-socket.js';
+import { headersSoFar } from './reply-headers.js';
 import { clientSignal } from './client-signal.js';
 import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
@@ -103,15 +104,6 @@ function failBeforeCommit(socket: SseSocket, reply: FastifyReply, error: Gateway
   if (socket.isClosed) return;
   reply.raw.writeHead(error.status, { ...headersSoFar(reply), ...error.headers, 'content-type': 'application/json; charset=utf-8' });
   reply.raw.end(JSON.stringify(dialect.streamRefusalBody?.(error) ?? toEnvelope(error)));
-}
-
-/** Headers set before the reply was taken over (generation id, rate limits). */
-function headersSoFar(reply: FastifyReply): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-  }
-  return headers;
 }
 
 function internalError(services: Services, error: unknown): GatewayError {

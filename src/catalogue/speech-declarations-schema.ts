@@ -1,0 +1,82 @@
+import { SAMPLE_FORMATS, SPEECH_FORMATS, SPEECH_LIMITS } from '../core/speech.js';
+import { MappingReader } from './mapping-reader.js';
+import type { ReferenceInputs, SpeechEnvelope } from './types.js';
+
+const ENVELOPE_FIELDS = ['voices', 'default_voice', 'codecs', 'min_speed', 'max_speed', 'max_new_tokens'];
+const REFERENCE_FIELDS = ['audio'];
+const REFERENCE_AUDIO_FIELDS = ['formats', 'roles', 'max_bytes'];
+const ROLES = ['reference'] as const;
+
+export interface SpeechDeclarations {
+  speechEnvelope: SpeechEnvelope | null;
+  supportsVoiceCloning: boolean;
+  referenceInputs: ReferenceInputs | null;
+}
+
+/**
+ * `speech_envelope`, `supports_voice_cloning` and `reference_inputs`. An envelope needs `audio`
+ * among the output modalities; voice cloning needs an envelope and the sample formats under
+ * `reference_inputs.audio.formats`.
+ */
+export function readSpeechDeclarations(fields: MappingReader, outputModalities: readonly string[]): SpeechDeclarations {
+  const speechEnvelope = readEnvelope(fields);
+  if (speechEnvelope && !outputModalities.includes('audio')) fields.problem('speech_envelope', 'needs audio among output_modalities');
+  const supportsVoiceCloning = fields.boolean('supports_voice_cloning', false);
+  const referenceInputs = readReferenceInputs(fields);
+  if (supportsVoiceCloning && !speechEnvelope) fields.problem('supports_voice_cloning', 'needs a speech_envelope');
+  if (supportsVoiceCloning && !referenceInputs) fields.problem('supports_voice_cloning', 'needs reference_inputs.audio naming the sample formats');
+  if (referenceInputs && !supportsVoiceCloning) fields.problem('reference_inputs', 'only with supports_voice_cloning: true');
+  return { speechEnvelope, supportsVoiceCloning, referenceInputs };
+}
+
+function readEnvelope(fields: MappingReader): SpeechEnvelope | null {
+  const envelope = fields.mapping('speech_envelope', ENVELOPE_FIELDS, true);
+  if (!envelope) return null;
+  const voices = envelope.stringList('voices');
+  if (isEmptyList(envelope.raw('voices'))) envelope.problem('voices', 'must name at least one voice');
+  const codecs = envelope.stringList('codecs', { allowed: SPEECH_FORMATS });
+  if (isEmptyList(envelope.raw('codecs'))) envelope.problem('codecs', 'must name at least one codec');
+  const defaultVoice = envelope.optionalString('default_voice');
+  if (defaultVoice !== null && !voices.includes(defaultVoice)) envelope.problem('default_voice', 'must be one of voices');
+  const { minSpeed, maxSpeed } = readSpeedRange(envelope);
+  const maxNewTokens = envelope.optionalInteger('max_new_tokens', { min: 1, max: SPEECH_LIMITS.maxNewTokens });
+  return { voices, defaultVoice, codecs, minSpeed, maxSpeed, maxNewTokens };
+}
+
+/** `min_speed` and `max_speed`: both or neither, within 0.25 to 4.0, min ≤ max. */
+function readSpeedRange(envelope: MappingReader): { minSpeed: number | null; maxSpeed: number | null } {
+  const minSpeed = readSpeed(envelope, 'min_speed');
+  const maxSpeed = readSpeed(envelope, 'max_speed');
+  if (envelope.has('min_speed') !== envelope.has('max_speed')) {
+    envelope.problem(envelope.has('min_speed') ? 'max_speed' : 'min_speed', 'min_speed and max_speed are declared together');
+    return { minSpeed: null, maxSpeed: null };
+  }
+  if (minSpeed !== null && maxSpeed !== null && minSpeed > maxSpeed) envelope.problem('max_speed', `must be at least min_speed (${minSpeed})`);
+  return { minSpeed, maxSpeed };
+}
+
+function readSpeed(envelope: MappingReader, key: string): number | null {
+  if (!envelope.has(key)) return null;
+  const value = envelope.raw(key);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < SPEECH_LIMITS.minSpeed || value > SPEECH_LIMITS.maxSpeed) {
+    envelope.problem(key, `must be a number from ${SPEECH_LIMITS.minSpeed} to ${SPEECH_LIMITS.maxSpeed}`);
+    return null;
+  }
+  return value;
+}
+
+function readReferenceInputs(fields: MappingReader): ReferenceInputs | null {
+  const reference = fields.mapping('reference_inputs', REFERENCE_FIELDS, true);
+  if (!reference) return null;
+  const audio = reference.mapping('audio', REFERENCE_AUDIO_FIELDS);
+  if (!audio) return null;
+  const formats = audio.stringList('formats', { allowed: SAMPLE_FORMATS });
+  if (isEmptyList(audio.raw('formats'))) audio.problem('formats', 'must name at least one format');
+  const roles = audio.stringList('roles', { allowed: ROLES, fallback: ['reference'] });
+  const maxBytes = audio.optionalInteger('max_bytes', { min: 1, max: SPEECH_LIMITS.sampleBytes });
+  return { audio: { formats, roles, maxBytes } };
+}
+
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}

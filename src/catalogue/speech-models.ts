@@ -1,0 +1,35 @@
+import { modelSummary, union } from './model-summary.js';
+import type { Catalogue, EndpointEntry } from './types.js';
+
+/** Live endpoints of a model that synthesise speech. */
+function speechEndpointsOf(endpoints: readonly EndpointEntry[]): EndpointEntry[] {
+  return endpoints.filter((endpoint) => !endpoint.disabled && endpoint.speechEnvelope !== null && endpoint.outputModalities.includes('audio'));
+}
+
+/**
+ * `GET /speech/models` records: each served speech model's summary plus
+ * `speech{voices, formats, min_speed?, max_speed?}`, the union over its live speech endpoints. The
+ * speed bounds are the widest declared, present together or both absent when no endpoint declared
+ * a range.
+ */
+export function speechModelRecords(catalogue: Catalogue): Record<string, unknown>[] {
+  const records: Record<string, unknown>[] = [];
+  for (const model of catalogue.models.values()) {
+    const speaking = speechEndpointsOf(model.endpoints);
+    if (speaking.length === 0) continue;
+    const speech: Record<string, unknown> = {
+      voices: union(speaking.map((endpoint) => endpoint.speechEnvelope?.voices ?? [])),
+      formats: union(speaking.map((endpoint) => endpoint.speechEnvelope?.codecs ?? [])),
+    };
+    const ranges = speaking.flatMap((endpoint) => {
+      const envelope = endpoint.speechEnvelope;
+      return envelope && envelope.minSpeed !== null && envelope.maxSpeed !== null ? [{ min: envelope.minSpeed, max: envelope.maxSpeed }] : [];
+    });
+    if (ranges.length > 0) {
+      speech.min_speed = Math.min(...ranges.map((range) => range.min));
+      speech.max_speed = Math.max(...ranges.map((range) => range.max));
+    }
+    records.push({ ...modelSummary(model), speech });
+  }
+  return records;
+}

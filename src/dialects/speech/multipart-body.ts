@@ -1,0 +1,47 @@
+import { invalidRequest } from '../../core/errors.js';
+import { detectSampleFormat } from './sample-format.js';
+
+const TEXT_FIELDS = ['model', 'input', 'voice', 'response_format', 'instructions', 'user'] as const;
+const NUMBER_FIELDS = ['speed', 'seed', 'max_new_tokens'] as const;
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A multipart form (fields as strings, `file` as bytes) read into the JSON body's shape: numbers
+ * parsed, `provider` parsed from its JSON encoding, the `file` sample with its `transcript` as the
+ * one `input_references` entry, its format read from its bytes. The JSON schema then judges it.
+ */
+export function multipartToBody(form: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const name of TEXT_FIELDS) {
+    if (form[name] !== undefined) body[name] = form[name];
+  }
+  for (const name of NUMBER_FIELDS) {
+    const value = form[name];
+    if (value !== undefined) body[name] = typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value) : value;
+  }
+  if (form.provider !== undefined) body.provider = parseProvider(form.provider);
+  const sample = form.file;
+  if (sample !== undefined) body.input_references = [reference(sample, form.transcript)];
+  else if (form.transcript !== undefined) throw invalidRequest('transcript', 'only with a file sample');
+  return body;
+}
+
+function parseProvider(value: unknown): unknown {
+  try {
+    if (typeof value !== 'string') throw new TypeError('not text');
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not an object');
+    return parsed;
+  } catch {
+    throw invalidRequest('provider', 'must be a JSON-encoded object');
+  }
+}
+
+function reference(sample: unknown, transcript: unknown): Record<string, unknown> {
+  if (!Buffer.isBuffer(sample)) throw invalidRequest('file', 'must be an uploaded file');
+  const format = detectSampleFormat(sample);
+  if (!format) throw invalidRequest('file', 'must be a WAV, MP3, FLAC, OGG, M4A or WebM recording');
+  const entry: Record<string, unknown> = { type: 'input_audio', input_audio: { data: sample.toString('base64'), format } };
+  if (transcript !== undefined) entry.transcript = transcript;
+  return entry;
+}

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import { resolveModels } from '../../core/planner/model-resolution.js';
+import { resolveVoice } from '../../core/speech-voice.js';
+import { SPEECH_LIMITS } from '../../core/speech.js';
+import { SpeechRequestSchema, type SpeechRequestBody } from '../../dialects/speech/schema.js';
+import { decodeSpeechRequest, sampleTooLarge } from '../../dialects/speech/decode.js';
+import { multipartToBody } from '../../dialects/speech/multipart-body.js';
+import { assignGenerationId } from '../generation-id.js';
+import { requireKey } from '../auth.js';
+import { dropNullMembers } from '../null-members.js';
+import { rateLimit } from '../rate-limit.js';
+import { runSpeech } from '../inference/run-speech.js';
+import type { Services } from '../services.js';
+import { speechModelRecords } from '../../catalogue/speech-models.js';
+
+/**
+ * GET /speech/models: the speech models and what they declare.
+ * POST /audio/speech: text to audio, from a JSON body or a multipart form whose `file` is a voice
+ * sample (read into memory for this request only, at most 5 MiB).
+ */
+export async function registerSpeechRoute(app: FastifyInstance, services: Services): Promise<void> {
+  app.get('/speech/models', {
+    schema: { summary: 'Speech models with their voices, formats and speed range', security: [{ bearer: [] }] },
+    onRequest: [requireKey(services.keys, { spending: false }), rateLimit(services.limiters, 'key')],
+  }, async () => ({ data: speechModelRecords(services.catalogue.current()) }));
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      attachFieldsToBody: 'keyValues',
+      limits: { fileSize: SPEECH_LIMITS.sampleBytes + 1, files: 1, fields: 32 },
+      throwFileSizeLimit: false,
+      onFile: readSample,
+    });
+    scope.post('/audio/speech', {
+      schema: { summary: 'Text to audio', body: SpeechRequestSchema, security: [{ bearer: [] }] },
+      onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
+      preValidation: async (request) => {
+        if (request.isMultipart()) request.body = multipartToBody(request.body as Record<string, unknown>);
+        else dropNullMembers(request.body);
+      },
+      handler: async (request, reply) => {
+        const core = decodeSpeechRequest(request.body as SpeechRequestBody, request.headers);
+        const ask = core.speech;
+        const [resolved] = resolveModels(services.catalogue.current(), core.models);
+        const voice = resolved && ask ? resolveVoice(resolved.model, ask.voice, ask.sample !== undefined) : {};
+        if (ask) {
+          if (voice.voice !== undefined) ask.voice = voice.voice;
+          else delete ask.voice;
+        }
+        await runSpeech(services, request, reply, { request: core, ...(voice.serviceVoice !== undefined && { serviceVoice: voice.serviceVoice }) });
+        return reply;
+      },
+    });
+  });
+}
+
+/** Buffers the sample, refusing it (413) once it passes 5 MiB. */
+async function readSample(part: MultipartFile): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > SPEECH_LIMITS.sampleBytes) {
+      part.file.resume();
+      throw sampleTooLarge('file');
+    }
+    chunks.push(chunk);
+  }
+  (part as MultipartFile & { value: Buffer }).value = Buffer.concat(chunks);
+}
