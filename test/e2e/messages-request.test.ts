@@ -12,7 +12,7 @@ let client: Anthropic;
 beforeAll(async () => {
   harness = await startHarness({
     models: [
-      { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', input_modalities: ['text', 'image'] }] },
+      { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', input_modalities: ['text', 'image', 'file'] }] },
       {
         id: 'acme/sampler',
         endpoints: [{
@@ -72,6 +72,45 @@ describe('a messages request reaches the endpoint in the core shape', () => {
         { type: 'text', text: 'What are these?' },
       ],
     }]);
+  });
+
+  it('documents: inline bytes become a file part, plain text becomes text under its title', async () => {
+    const pdf = Buffer.from('%PDF-1.4 tiny').toString('base64');
+    await client.messages.create({
+      model: 'acme/chat',
+      max_tokens: 32,
+      messages: [{
+        role: 'user',
+        content: [
+          { type: 'document', title: 'report.pdf', source: { type: 'base64', media_type: 'application/pdf', data: pdf } },
+          { type: 'document', title: 'Notes', source: { type: 'text', media_type: 'text/plain', data: 'Buy milk.' } },
+          { type: 'text', text: 'Summarise.' },
+        ],
+      }],
+    });
+    expect(lastUpstreamBody(harness).messages).toEqual([{
+      role: 'user',
+      content: [
+        { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${pdf}` } },
+        { type: 'text', text: 'Notes\n\nBuy milk.' },
+        { type: 'text', text: 'Summarise.' },
+      ],
+    }]);
+  });
+
+  it('stored files follow the chat rules: an unreadable id is 404, more than 16 is 400', async () => {
+    const stored = (count: number) => Array.from({ length: count }, (_, i) => ({ type: 'document', source: { type: 'file', file_id: `file-${i}` } }));
+    const unreadable = await send(harness, { path: '/messages', body: { model: 'acme/chat', max_tokens: 16, messages: [{ role: 'user', content: stored(1) }] } });
+    expect(unreadable.status).toBe(404);
+    expect(unreadable.text).toMatch(/file-0/);
+    const many = await send(harness, { path: '/messages', body: { model: 'acme/chat', max_tokens: 16, messages: [{ role: 'user', content: stored(17) }] } });
+    expect(many.status).toBe(400);
+  });
+
+  it('an empty content array is refused', async () => {
+    const reply = await send(harness, { path: '/messages', body: { model: 'acme/chat', max_tokens: 16, messages: [{ role: 'user', content: [] }] } });
+    expect(reply.status).toBe(400);
+    expect(reply.text).toMatch(/messages\[0\]\.content/);
   });
 
   it('an image is routed only to endpoints reading images (503 naming the modality)', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Anthropic from '@anthropic-ai/sdk';
-import { send, startHarness, type Harness } from './harness.js';
+import { parseUsd } from '../../src/billing/money.js';
+import { accountMoney, send, startHarness, type Harness } from './harness.js';
 import { anthropicClient, type MessagesErrorBody } from './messages-client.js';
 
 interface StreamEvent {
@@ -151,6 +152,18 @@ describe('messages stream events', () => {
     expect(body.error.code).toBe(502);
     expect(body.error.metadata).toMatchObject({ error_type: 'provider_error', provider_name: 'Sim A' });
     expect(events.some((event) => event.event === 'message_stop')).toBe(false);
+  });
+
+  it('a stream that failed after part of the answer is recorded as an error and billed for what was generated', async () => {
+    const before = await accountMoney(harness);
+    const { headers } = await rawStream(streamBody('Hello [[sim tokens=6]]', 'acme/failing'));
+    const record = await send(harness, { path: `/generation?id=${headers.get('x-generation-id') ?? ''}` });
+    const data = (record.json as { data: { status: string; tokens_completion: number | null; cost_usd: string } }).data;
+    expect(data.status).toBe('error');
+    expect(data.tokens_completion).toBeGreaterThan(0);
+    const after = await accountMoney(harness);
+    expect(after.reserved).toBe(before.reserved);
+    expect(before.balance - after.balance).toBe(parseUsd(data.cost_usd));
   });
 
   it('the official client raises the error event', async () => {

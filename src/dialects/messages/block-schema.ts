@@ -64,7 +64,7 @@ export const ContentBlockSchema = tagged('type', [Text, Image, Document, ToolRes
 export const MessageSchema = Type.Object(
   {
     role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
-    content: Type.Union([Type.String(), Type.Array(ContentBlockSchema)]),
+    content: Type.Union([Type.String(), Type.Array(ContentBlockSchema, { minItems: 1 })]),
   },
   open,
 );
