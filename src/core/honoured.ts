@@ -1,11 +1,13 @@
 import type { PlannedAttempt } from './plan.js';
 import type { CoreRequest } from './request.js';
+import { adapterFor } from '../upstream/registry.js';
 
 /**
  * The `honoured` member beside `usage` on final stream chunks: for every optional member the caller
  * set that an endpoint's declarations judge, whether the serving endpoint honoured it (true) or it
  * was accepted and not applied there (false). Members that routing requires are always true, since
  * only declaring endpoints serve them; members sent only where declared are true where they were.
+ * A member the serving endpoint's wire has no counterpart for is false wherever it was declared.
  */
 export function honouredMembers(request: CoreRequest, attempt: PlannedAttempt): Record<string, boolean> {
   const declared = attempt.endpoint.supportedParameters;
@@ -16,5 +18,9 @@ export function honouredMembers(request: CoreRequest, attempt: PlannedAttempt): 
   if (request.toolChoice !== undefined) honoured.tool_choice = true;
   if (request.reasoning?.effort !== undefined) honoured.reasoning = declared.has('reasoning') || declared.has('reasoning_effort');
   for (const name of request.ignored ?? []) honoured[name] = false;
+  const adapter = adapterFor(attempt.endpoint.provider.api);
+  for (const name of Object.keys(honoured)) {
+    if (adapter?.carries && !adapter.carries(name)) honoured[name] = false;
+  }
   return honoured;
 }

@@ -4,10 +4,17 @@ import { AnthropicStreamDecoder } from './anthropic-stream.js';
 import { decodeAnthropicReply } from './anthropic-reply.js';
 import { decodeAnthropicHttpError } from './anthropic-error.js';
 
+/** Chat members with no counterpart on the Messages wire: accepted where declared, never sent. */
+export const ANTHROPIC_UNCARRIED_MEMBERS: ReadonlySet<string> = new Set([
+  'seed', 'frequency_penalty', 'presence_penalty', 'logit_bias', 'logprobs', 'top_logprobs',
+  'min_p', 'repetition_penalty', 'enable_thinking',
+]);
+
 /** Upstreams speaking the Anthropic Messages API (`api: anthropic` providers). */
 export const anthropicAdapter: UpstreamAdapter = {
   buildRequest: buildAnthropicRequest,
   createStreamDecoder: () => new AnthropicStreamDecoder(),
   decodeReply: decodeAnthropicReply,
   decodeError: decodeAnthropicHttpError,
+  carries: (member) => !ANTHROPIC_UNCARRIED_MEMBERS.has(member),
 };

@@ -23,4 +23,6 @@ export interface UpstreamAdapter {
   createStreamDecoder(): StreamDecoder;
   decodeReply(json: unknown): CoreEvent[];
   decodeError(status: number, bodyText: string, headers: Record<string, string>): UpstreamFailure;
+  /** Whether a request member (by its chat name) reaches this wire; absent: every member does. */
+  carries?(member: string): boolean;
 }

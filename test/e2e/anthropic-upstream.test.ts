@@ -126,6 +126,16 @@ describe('chat completions served by an api: anthropic endpoint', () => {
     expect(lastUpstream().body).not.toHaveProperty('stream_options');
   });
 
+  it('honoured names a declared member the Messages wire has no counterpart for as not applied', async () => {
+    const reply = await send(harness, {
+      path: '/chat/completions',
+      body: { model: 'acme/claude', stream: true, seed: 7, temperature: 0.2, messages: CONVERSATION },
+    });
+    const chunks = readSse(reply.text).data.filter((data) => data !== '[DONE]').map((data) => JSON.parse(data) as { honoured?: Record<string, boolean> });
+    expect(chunks.at(-1)?.honoured).toEqual({ seed: false, temperature: true });
+    expect(lastUpstream().body).not.toHaveProperty('seed');
+  });
+
   it('a reply without usage omits the counts', async () => {
     const reply = await harness.client.chat.completions.create({ model: 'acme/claude-quiet', messages: CONVERSATION });
     expect(reply.usage).not.toHaveProperty('prompt_tokens');
