@@ -1,6 +1,7 @@
 import { readInputContainers, readInputSources } from './input-declarations-schema.js';
 import { MappingReader } from './mapping-reader.js';
 import { MODALITIES } from './modalities.js';
+import { readOperationDeclarations } from './operation-declarations-schema.js';
 import { readPassthrough } from './passthrough-schema.js';
 import { readPricing } from './pricing-schema.js';
 import type { ProblemList } from './problem-list.js';
@@ -32,6 +33,7 @@ const ENDPOINT_FIELDS = [
   'speech_envelope',
   'supports_voice_cloning',
   'reference_inputs',
+  'supported_dimensions',
 ];
 
 /** An endpoint as read from the file, before the index gives it its identity. */
@@ -49,10 +51,11 @@ export function readEndpoint(value: unknown, path: string, context: EndpointCont
   if (!fields) return null;
   const provider = readProviderRef(fields, context.providers);
   const body = readEndpointBody(fields, context.modelId);
-  return provider ? { ...body, provider } : null;
+  const operations = readOperationDeclarations(fields, body.outputModalities, provider);
+  return provider ? { ...body, ...operations, provider } : null;
 }
 
-function readEndpointBody(fields: MappingReader, modelId: string): Omit<EndpointDraft, 'provider'> {
+function readEndpointBody(fields: MappingReader, modelId: string): Omit<EndpointDraft, 'provider' | 'supportedDimensions'> {
   const quantization = fields.choice('quantization', QUANTIZATIONS, 'unknown');
   const contextLength = fields.integer('context_length', { min: 1 });
   const maxCompletionTokens = fields.optionalInteger('max_completion_tokens', { min: 1 });

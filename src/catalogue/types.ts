@@ -90,6 +90,8 @@ export interface EndpointEntry {
   supportsVoiceCloning: boolean;
   /** Reference inputs it accepts (voice samples); null when none is declared. */
   referenceInputs: ReferenceInputs | null;
+  /** Embedding widths a `dimensions` request may name; null when none is declared. */
+  supportedDimensions: readonly number[] | null;
 }
 
 /** The spec's `speech_envelope`: voices, codecs and speed range an endpoint declares. */

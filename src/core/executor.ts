@@ -3,8 +3,9 @@ import type { CoreRequest } from './request.js';
 import type { Plan, PlannedAttempt } from './plan.js';
 import type { EndpointHealth } from '../stats/endpoint-health.js';
 import { adapterFor } from '../upstream/registry.js';
-import type { UpstreamAdapter } from '../upstream/types.js';
+import type { UpstreamAdapter, UpstreamRequest } from '../upstream/types.js';
 import type { SpeechAdapter } from '../upstream/speech-adapter.js';
+import type { OperationAdapter, OperationAdapterLookup } from '../upstream/operation-adapter.js';
 import { transportFailure, type Transport, type UpstreamResponse } from '../upstream/transport.js';
 import { readSseFrames } from '../upstream/sse-frames.js';
 import { contractFailure, honoursContract, toolContractOf, type ToolContract } from './tool-contract.js';
@@ -39,11 +40,11 @@ export class Executor {
   constructor(private readonly transport: Transport, private readonly health: EndpointHealth) {}
 
   stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>> {
-    return this.run(plan, signal, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
+    return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
   }
 
   complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>> {
-    return this.run(plan, signal, (attempt, adapter) => this.tryComplete(request, attempt, adapter, signal));
+    return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryComplete(request, attempt, adapter, signal));
   }
 
   /**
@@ -56,18 +57,28 @@ export class Executor {
     signal: AbortSignal,
     adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined,
   ): Promise<Answer<AsyncGenerator<Uint8Array>>> {
-    return this.run(plan, signal, (attempt) => this.tryRelay(request, attempt, adapters(attempt), signal));
+    return this.run(plan, signal, adapters, (attempt, adapter) => this.tryRelay(request, attempt, adapter, signal));
   }
 
-  private async run<Events>(
+  /**
+   * Runs a call that is not a conversation (embeddings, rerank): one JSON reply per attempt, read
+   * whole and decoded by the operation's adapter for the endpoint's wire format, failing over on
+   * any failure exactly as a non-streamed answer does.
+   */
+  unary<Ask, Result>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result>): Promise<Answer<Result>> {
+    return this.run(plan, signal, adapters, (attempt, adapter) => this.tryUnary(ask, attempt, adapter, signal));
+  }
+
+  private async run<Events, Adapter>(
     plan: Plan,
     signal: AbortSignal,
-    tryOne: (attempt: PlannedAttempt, adapter: UpstreamAdapter) => Promise<AttemptResult<Events>>,
+    adapterOf: (attempt: PlannedAttempt) => Adapter | undefined,
+    tryOne: (attempt: PlannedAttempt, adapter: Adapter) => Promise<AttemptResult<Events>>,
   ): Promise<Answer<Events>> {
     const failures: AttemptFailure[] = [];
     for (const attempt of plan.attempts) {
       if (signal.aborted) break;
-      const adapter = adapterFor(attempt.endpoint.provider.api);
+      const adapter = adapterOf(attempt);
       const result = adapter
         ? await tryOne(attempt, adapter)
         : { ok: false as const, failure: unsupportedApi(attempt) };
@@ -85,20 +96,26 @@ export class Executor {
     adapter: UpstreamAdapter,
     signal: AbortSignal,
   ): Promise<AttemptResult<CoreEvent[]>> {
-    const sent = await this.send(request, attempt, adapter, signal);
-    if (!sent.ok) return sent;
-    let json: unknown;
-    try {
-      json = await sent.response.body.json();
-    } catch (error) {
-      return { ok: false, failure: { ...transportFailure(error), kind: 'protocol', providerMessage: 'Unreadable reply from the provider' } };
-    }
-    const events = adapter.decodeReply(json);
+    const read = await this.sendForJson(adapter.buildRequest(request, attempt), attempt, adapter, signal);
+    if (!read.ok) return read;
+    const events = adapter.decodeReply(read.json);
     const failed = events.find((event) => event.type === 'error');
     if (failed?.type === 'error') return { ok: false, failure: failed.failure };
     const contract = toolContractOf(request);
     if (contract && !events.some((event) => honoursContract(event, contract))) return { ok: false, failure: contractFailure(contract) };
     return { ok: true, events };
+  }
+
+  private async tryUnary<Ask, Result>(
+    ask: Ask,
+    attempt: PlannedAttempt,
+    adapter: OperationAdapter<Ask, Result>,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<Result>> {
+    const read = await this.sendForJson(adapter.buildRequest(ask, attempt), attempt, adapter, signal);
+    if (!read.ok) return read;
+    const decoded = adapter.decodeReply(read.json, ask);
+    return decoded.ok ? { ok: true, events: decoded.result } : decoded;
   }
 
   private async tryStream(
@@ -107,7 +124,7 @@ export class Executor {
     adapter: UpstreamAdapter,
     signal: AbortSignal,
   ): Promise<AttemptResult<AsyncGenerator<CoreEvent>>> {
-    const sent = await this.send(request, attempt, adapter, signal);
+    const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
     if (!sent.ok) return sent;
     const events = decodeStream(adapter, sent.response);
     const contract = toolContractOf(request);
@@ -130,21 +147,12 @@ export class Executor {
   private async tryRelay(
     request: CoreRequest,
     attempt: PlannedAttempt,
-    adapter: SpeechAdapter | undefined,
+    adapter: SpeechAdapter,
     signal: AbortSignal,
   ): Promise<AttemptResult<AsyncGenerator<Uint8Array>>> {
-    if (!adapter) return { ok: false, failure: unsupportedApi(attempt) };
-    let response: UpstreamResponse;
-    try {
-      response = await this.transport.send(attempt.endpoint.provider.baseUrl, adapter.buildRequest(request, attempt), signal);
-    } catch (error) {
-      return { ok: false, failure: transportFailure(error) };
-    }
-    if (response.status >= 300) {
-      const text = await response.body.text().catch(() => '');
-      return { ok: false, failure: adapter.decodeError(response.status, text, response.headers) };
-    }
-    const bytes = response.body[Symbol.asyncIterator]();
+    const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
+    if (!sent.ok) return sent;
+    const bytes = sent.response.body[Symbol.asyncIterator]();
     let first: IteratorResult<Uint8Array>;
     try {
       first = await bytes.next();
@@ -155,22 +163,43 @@ export class Executor {
     return { ok: true, events: relayFrom(first.value, bytes) };
   }
 
-  private async send(
-    request: CoreRequest,
+  /** Sends and reads the whole reply as JSON; an unreadable body is a protocol failure. */
+  private async sendForJson(
+    upstream: UpstreamRequest,
     attempt: PlannedAttempt,
-    adapter: UpstreamAdapter,
+    errors: ErrorDecoder,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; json: unknown } | { ok: false; failure: UpstreamFailure }> {
+    const sent = await this.send(upstream, attempt, errors, signal);
+    if (!sent.ok) return sent;
+    try {
+      return { ok: true, json: await sent.response.body.json() };
+    } catch (error) {
+      return { ok: false, failure: { ...transportFailure(error), kind: 'protocol', providerMessage: 'Unreadable reply from the provider' } };
+    }
+  }
+
+  private async send(
+    upstream: UpstreamRequest,
+    attempt: PlannedAttempt,
+    errors: ErrorDecoder,
     signal: AbortSignal,
   ): Promise<{ ok: true; response: UpstreamResponse } | { ok: false; failure: UpstreamFailure }> {
-    const upstream = adapter.buildRequest(request, attempt);
     try {
       const response = await this.transport.send(attempt.endpoint.provider.baseUrl, upstream, signal);
       if (response.status < 300) return { ok: true, response };
       const text = await response.body.text().catch(() => '');
-      return { ok: false, failure: adapter.decodeError(response.status, text, response.headers) };
+      return { ok: false, failure: errors.decodeError(response.status, text, response.headers) };
     } catch (error) {
       return { ok: false, failure: transportFailure(error) };
     }
   }
+}
+
+type ErrorDecoder = Pick<UpstreamAdapter, 'decodeError'>;
+
+function chatAdapter(attempt: PlannedAttempt): UpstreamAdapter | undefined {
+  return adapterFor(attempt.endpoint.provider.api);
 }
 
 async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamResponse): AsyncGenerator<CoreEvent> {

@@ -21,6 +21,11 @@ export interface RequestFacts {
   messageTokens: number[];
   toolTokens: number;
   inputs: InputPart[];
+  /**
+   * The largest piece one call must fit in an endpoint's window, when that is not the whole prompt
+   * (an embeddings batch embeds each input on its own).
+   */
+  windowTokens?: number;
 }
 
 export const MAX_STORED_FILES = 16;
@@ -68,7 +73,8 @@ function readPart(part: ContentPart, field: string): InputPart | undefined {
   }
 }
 
-function fromUrl(modality: InputPart['modality'], url: string): InputPart {
+/** A part behind a URL: a data URL hands bytes (its container from the media type), any other is fetched. */
+export function fromUrl(modality: InputPart['modality'], url: string): InputPart {
   const data = parseDataUrl(url);
   if (!data) return { modality, source: 'url' };
   const container = containerOf(data.mediaType);

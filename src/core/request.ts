@@ -4,6 +4,7 @@
  */
 import type { ReasoningEffort } from '../catalogue/types.js';
 import type { SpeechAsk } from './speech.js';
+import type { OperationAsk } from './operation.js';
 
 export type ContentPart =
   | { type: 'text'; text: string }
@@ -118,4 +119,6 @@ export interface CoreRequest {
   attribution: Attribution;
   /** Set on a text-to-speech request: only speech endpoints declaring what it asks are eligible. */
   speech?: SpeechAsk;
+  /** Set on a non-conversation request (embeddings, rerank): only endpoints serving it are eligible. */
+  operation?: OperationAsk;
 }

@@ -4,7 +4,7 @@ import type { ContentPart, CoreMessage, ToolDefinition } from './request.js';
 /** Tokens every message costs beyond its text (role and separators), as chat templates add them. */
 const PER_MESSAGE_OVERHEAD = 3;
 /** Tokens reserved for an image or other non-text part whose real cost the endpoint decides. */
-const PER_MEDIA_PART = 85;
+export const PER_MEDIA_PART = 85;
 /** Above this many characters the text is estimated at a conservative ratio, not tokenized. */
 const TOKENIZE_LIMIT_CHARS = 200_000;
 

@@ -11,6 +11,7 @@ import { registerSystemOneRoute } from './routes/systemone.js';
 import { registerResponsesRoute } from './routes/responses.js';
 import { registerMessagesRoutes } from './routes/messages.js';
 import { registerSpeechRoute } from './routes/speech.js';
+import { registerEmbeddingsRoute } from './routes/embeddings.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -41,6 +42,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerResponsesRoute(api, services);
     registerMessagesRoutes(api, services);
     await registerSpeechRoute(api, services);
+    registerEmbeddingsRoute(api, services);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

@@ -5,6 +5,7 @@ import type { ParsedBody } from './chat-route.js';
 import { handleChat } from './chat-route.js';
 import { handleMessages } from './messages-route.js';
 import { handleSpeech } from './speech-route.js';
+import { handleEmbeddings } from './embeddings-route.js';
 import { sendError, sendJson } from './json-reply.js';
 import { modelListBody } from './model-list.js';
 import type { RecordedRequest } from './request-log.js';
@@ -88,6 +89,7 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
     return handleMessages(res, parsed ?? { ok: false }, { sequence: state.sequence, headers });
   }
   if (path === '/v1/audio/speech' && method === 'POST') return handleSpeech(res, parsed ?? { ok: false });
+  if (path === '/v1/embeddings' && method === 'POST') return handleEmbeddings(res, parsed ?? { ok: false });
   if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelListBody());
   sendError(res, 404, `Invalid URL (${method} ${path})`);
 }

@@ -2,6 +2,7 @@ import type { CoreRequest } from '../core/request.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { UpstreamRequest } from './types.js';
 import { inputAudioAsDataUrls } from './audio-rewrite.js';
+import { bearerJsonHeaders } from './bearer-headers.js';
 
 /** The OpenAI-compatible chat body an endpoint receives for a core request. */
 export function buildOpenAiChatRequest(request: CoreRequest, attempt: PlannedAttempt): UpstreamRequest {
@@ -32,10 +33,7 @@ export function buildOpenAiChatRequest(request: CoreRequest, attempt: PlannedAtt
 }
 
 function upstreamHeaders(request: CoreRequest, attempt: PlannedAttempt): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const credentialEnv = attempt.endpoint.provider.apiKeyEnv;
-  const credential = credentialEnv ? process.env[credentialEnv] : undefined;
-  if (credential) headers.authorization = `Bearer ${credential}`;
+  const headers = bearerJsonHeaders(attempt.endpoint.provider);
   if (request.sessionId !== undefined) headers['x-session-id'] = request.sessionId;
   return headers;
 }

@@ -3,6 +3,7 @@ import { PROVIDER_RULES } from './provider-rules.js';
 import { CAPABILITY_RULES } from './capability-rules.js';
 import { INPUT_RULES } from './input-rules.js';
 import { SPEECH_RULES } from './speech-rules.js';
+import { OPERATION_RULES } from './operation-rules.js';
 
 /** A routing rule: the reason an endpoint cannot serve the request, or null when it can. */
 export type EligibilityRule = (candidate: Candidate) => string | null;
@@ -13,6 +14,7 @@ const operatorDisabled: EligibilityRule = ({ endpoint }) =>
 /** Every rule, cheapest first; the first reason found is the one reported. */
 export const ELIGIBILITY_RULES: readonly EligibilityRule[] = [
   operatorDisabled,
+  ...OPERATION_RULES,
   ...PROVIDER_RULES,
   ...CAPABILITY_RULES,
   ...INPUT_RULES,

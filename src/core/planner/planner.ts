@@ -8,6 +8,7 @@ import { heldCeiling, plannedCeiling } from './ceiling.js';
 import { resolveModels, type ResolvedModel } from './model-resolution.js';
 import { applyProviderOrder, requestedSort, sortAttempts, type RankedAttempt } from './order.js';
 import { providerOptionsFor } from './provider-options.js';
+import { checkOperation } from './operation-rules.js';
 import { compressMiddle } from './window.js';
 
 export type PlanOutcome = { ok: true; plan: RankedPlan } | { ok: false; error: GatewayError };
@@ -34,7 +35,9 @@ export function planRequest(input: PlannerInput): PlanOutcome {
 function plan(input: PlannerInput): RankedPlan {
   const preferences: ProviderPreferences = { ...input.workspaceDefaults, ...input.request.provider };
   const rejections: Rejection[] = [];
-  const perModel = resolveModels(input.catalogue, input.request.models).map((resolved) => {
+  const resolvedModels = resolveModels(input.catalogue, input.request.models);
+  checkOperation(input.request.operation, resolvedModels);
+  const perModel = resolvedModels.map((resolved) => {
     const eligible = eligibleAttempts(resolved, input, preferences, rejections);
     const context = { state: input.state, preferences, requestedCeiling: input.request.maxTokens, sessionId: input.request.sessionId };
     return { eligible, context, sort: requestedSort(preferences, resolved.variant) };
@@ -76,7 +79,7 @@ function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
   const speech = input.request.speech;
   const estimatedCost = holdAmount(endpoint.pricing, {
     promptTokens,
-    ceilingTokens: speech ? 0 : heldCeiling(endpoint, ceiling, promptTokens),
+    ceilingTokens: speech || input.request.operation ? 0 : heldCeiling(endpoint, ceiling, promptTokens),
     now: input.now,
     ...(speech && { characters: speech.characters }),
   });

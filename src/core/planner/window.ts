@@ -29,9 +29,8 @@ function keptTokens(input: PlannerInput): number {
 export function windowRejection(endpoint: EndpointEntry, input: PlannerInput): string | null {
   const window = endpoint.contextLength;
   if (!input.request.middleOut) {
-    return input.facts.promptTokens >= window
-      ? `prompt of about ${input.facts.promptTokens} tokens does not fit the context window of ${window}`
-      : null;
+    const tokens = input.facts.windowTokens ?? input.facts.promptTokens;
+    return tokens >= window ? `prompt of about ${tokens} tokens does not fit the context window of ${window}` : null;
   }
   const needed = keptTokens(input) + (input.request.maxTokens ?? 1);
   return needed > window

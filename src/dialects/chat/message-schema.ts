@@ -1,12 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-
-/**
- * A union told apart by one member (`role`, `type`): ajv checks only the matching branch, so an
- * error names the member that is really wrong instead of every branch's mismatch.
- */
-function tagged(tag: string, branches: TSchema[]) {
-  return Type.Unsafe<unknown>({ type: 'object', required: [tag], discriminator: { propertyName: tag }, oneOf: branches });
-}
+import { Type } from '@sinclair/typebox';
+import { tagged } from '../shared/tagged-union.js';
 
 const Text = Type.Object({ type: Type.Literal('text'), text: Type.String() }, { additionalProperties: true });
 const ImageUrl = Type.Object(

@@ -3,7 +3,7 @@ import type { CoreRequest } from '../../core/request.js';
 import type { KeyContext } from '../../accounts/types.js';
 import type { Hold } from '../../billing/types.js';
 import type { Units } from '../../billing/money.js';
-import { requestFacts } from '../../core/request-facts.js';
+import { requestFacts, type RequestFacts } from '../../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../../core/planner/planner.js';
 import type { Services } from '../services.js';
 import { authenticatedKey } from '../auth.js';
@@ -25,6 +25,8 @@ export interface PrepareOptions {
    * (several calls, characters); default the dearest attempt's estimate.
    */
   holdAmount?(plan: RankedPlan): Units;
+  /** What the planner judges, where the prompt is not `messages` (embeddings, rerank); default read from the request. */
+  facts?: RequestFacts;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function prepareInference(
   const startedAt = Date.now();
   const key = authenticatedKey(httpRequest);
   const generationId = httpRequest.generationId ?? '';
-  const facts = requestFacts(request);
+  const facts = options.facts ?? requestFacts(request);
   const promptTokens = facts.promptTokens;
   const outcome = planRequest({
     catalogue: services.catalogue.current(),

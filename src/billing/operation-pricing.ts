@@ -1,0 +1,41 @@
+/**
+ * Prices of one endpoint applied to a non-conversation call (embeddings, rerank): per prompt token
+ * where the endpoint publishes a prompt price and reported a count, per request where it publishes a
+ * request price, and every other measured unit (tokens without a price, search units) recorded
+ * unpriced. Nothing is charged for output: these calls produce none.
+ */
+import type { EndpointPricing, PriceTable } from '../catalogue/types.js';
+import { effectivePrices, type CostResult } from './pricing.js';
+import { times } from './money.js';
+import type { CostLine } from './types.js';
+
+/** Units one call consumed, as the endpoint reported them; an unreported count is undefined. */
+export interface OperationUsage {
+  promptTokens?: number;
+  /** Rerank search units (no price key exists for them: always recorded unpriced). */
+  searchUnits?: number;
+}
+
+/** The cost line key of search units; quantities under it are never priced. */
+export const SEARCH_UNITS_KEY = 'search_units';
+
+/** The exact charge of one call, with one cost line per unit measured or priced. */
+export function computeOperationCost(pricing: EndpointPricing, usage: OperationUsage, now: Date): CostResult {
+  const table = effectivePrices(pricing, { promptTokens: usage.promptTokens, now });
+  const lines: CostLine[] = [];
+  const tokens = tokenLine(table, usage.promptTokens);
+  if (tokens) lines.push(tokens);
+  if (table.request) lines.push({ key: 'request', quantity: '1', amount: table.request.units });
+  if (usage.searchUnits !== undefined) lines.push({ key: SEARCH_UNITS_KEY, quantity: String(usage.searchUnits), amount: null });
+  return { cost: lines.reduce((sum, line) => sum + (line.amount ?? 0n), 0n), lines };
+}
+
+/**
+ * Counted tokens are charged at the prompt price, or recorded unpriced without one. Without a count
+ * a published prompt price charges nothing and the line says `unmeasured`; with neither, no line.
+ */
+function tokenLine(table: PriceTable, promptTokens: number | undefined): CostLine | undefined {
+  const price = table.prompt;
+  if (promptTokens !== undefined) return { key: 'prompt', quantity: String(promptTokens), amount: price ? times(price.units, promptTokens) : null };
+  return price ? { key: 'prompt', quantity: 'unmeasured', amount: 0n } : undefined;
+}

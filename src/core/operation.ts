@@ -1,0 +1,36 @@
+import type { CoreRequest } from './request.js';
+import type { RequestFacts } from './request-facts.js';
+
+/**
+ * A request that is not a conversation: one JSON call, one JSON reply, nothing streamed
+ * (embeddings, rerank). It goes through the same key, rate limit, planner, hold, executor and
+ * settlement as chat; only its translation differs. The planner reads `OperationAsk` from the
+ * core request to judge which endpoints serve it.
+ */
+
+/** Operations an endpoint declares among its `output_modalities`. */
+export type OperationKind = 'embeddings' | 'rerank';
+
+/** One multimodal part of a request, as the model-level modality check judges it. */
+export interface JudgedPart {
+  /** Request path of the part, e.g. `input[2].content[1]`. */
+  field: string;
+  modality: 'image' | 'audio' | 'video' | 'file';
+}
+
+export type OperationAsk =
+  | {
+    kind: 'embeddings';
+    /** Requested width; only endpoints declaring it in `supported_dimensions` are eligible. */
+    dimensions?: number;
+    /** Non-text parts: a modality no serving endpoint of the model declares is refused with 400. */
+    parts: JudgedPart[];
+  }
+  | { kind: 'rerank' };
+
+/** A decoded operation: the request the planner routes, its facts, and the call's own ask. */
+export interface DecodedOperation<Ask> {
+  request: CoreRequest;
+  facts: RequestFacts;
+  ask: Ask;
+}

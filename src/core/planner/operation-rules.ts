@@ -1,0 +1,54 @@
+import type { EndpointEntry } from '../../catalogue/types.js';
+import { GatewayError, invalidRequest } from '../errors.js';
+import type { OperationAsk } from '../operation.js';
+import type { EligibilityRule } from './eligibility.js';
+import type { ResolvedModel } from './model-resolution.js';
+
+/** An operation (embeddings, rerank) is served only by endpoints declaring it among their outputs. */
+const servesOperation: EligibilityRule = ({ endpoint, input }) => {
+  const operation = input.request.operation;
+  return operation && !endpoint.outputModalities.includes(operation.kind) ? `does not serve ${operation.kind}` : null;
+};
+
+/** A `dimensions` request goes only to endpoints declaring that width. */
+const declaresWidth: EligibilityRule = ({ endpoint, input }) => {
+  const operation = input.request.operation;
+  if (operation?.kind !== 'embeddings' || operation.dimensions === undefined) return null;
+  return endpoint.supportedDimensions?.includes(operation.dimensions) ? null : `does not declare ${operation.dimensions} dimensions`;
+};
+
+export const OPERATION_RULES: readonly EligibilityRule[] = [servesOperation, declaresWidth];
+
+/**
+ * Model-level refusals of an operation, before any endpoint is judged or any engine reached:
+ * 502 when no endpoint of the asked models serves it at all; 400 naming `dimensions` when no live
+ * endpoint declares that width; 400 naming the part when its modality is declared by none of them
+ * (text is never judged).
+ */
+export function checkOperation(operation: OperationAsk | undefined, resolved: readonly ResolvedModel[]): void {
+  if (!operation) return;
+  const serving = resolved.flatMap(({ model }) =>
+    model.endpoints.filter((endpoint) => !endpoint.disabled && endpoint.outputModalities.includes(operation.kind)));
+  const asked = resolved.map(({ askedId }) => askedId).join(', ');
+  if (serving.length === 0) {
+    throw new GatewayError('provider_unavailable', `${asked}: no endpoint serves ${operation.kind}`, { metadata: { operation: operation.kind } });
+  }
+  if (operation.kind !== 'embeddings') return;
+  checkWidth(operation.dimensions, serving, asked);
+  const modalities = new Set(serving.flatMap((endpoint) => endpoint.inputModalities));
+  for (const part of operation.parts) {
+    if (!modalities.has(part.modality)) {
+      throw invalidRequest(part.field, `${asked} does not accept ${part.modality} input (declared: ${[...modalities].join(', ')})`);
+    }
+  }
+}
+
+function checkWidth(dimensions: number | undefined, serving: readonly EndpointEntry[], asked: string): void {
+  if (dimensions === undefined) return;
+  const widths = [...new Set(serving.flatMap((endpoint) => endpoint.supportedDimensions ?? []))].sort((a, b) => a - b);
+  if (widths.includes(dimensions)) return;
+  const declared = widths.length > 0 ? `declared widths: ${widths.join(', ')}` : 'no endpoint declares supported_dimensions';
+  const error = invalidRequest('dimensions', `${asked} has no live endpoint producing ${dimensions} dimensions (${declared})`);
+  error.metadata.supported_dimensions = widths;
+  throw error;
+}

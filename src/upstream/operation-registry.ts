@@ -1,0 +1,13 @@
+import type { UpstreamApi } from '../catalogue/types.js';
+import type { EmbeddingsAsk, EmbeddingsResult } from '../core/embeddings.js';
+import type { OperationAdapter, OperationAdapterLookup } from './operation-adapter.js';
+import { openAiEmbeddingsAdapter } from './openai-embeddings.js';
+
+type AdapterTable<Ask, Result> = Partial<Record<UpstreamApi, OperationAdapter<Ask, Result>>>;
+
+function lookup<Ask, Result>(table: AdapterTable<Ask, Result>): OperationAdapterLookup<Ask, Result> {
+  return (attempt) => table[attempt.endpoint.provider.api];
+}
+
+/** Embeddings adapters by wire format. */
+export const embeddingsAdapters = lookup<EmbeddingsAsk, EmbeddingsResult>({ openai: openAiEmbeddingsAdapter });
