@@ -2,10 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError, toEnvelope } from '../core/errors.js';
 
 const RESTART_RETRY_AFTER_SECONDS = '5';
+const IDLE_SWEEP_MS = 100;
+
+/** The answer while the instance restarts: 503, `Retry-After: 5`, `X-Should-Retry: true` (repeating is correct). */
+export function restartError(): GatewayError {
+  return new GatewayError('restarting', 'The service is restarting; retry in 5 seconds', {
+    headers: { 'retry-after': RESTART_RETRY_AFTER_SECONDS, 'x-should-retry': 'true' },
+  });
+}
 
 /**
  * While the instance drains for a restart, new requests answer 503 with `Retry-After: 5` and
- * `X-Should-Retry: true` (a restart: repeating is correct); requests in flight finish.
+ * `X-Should-Retry: true` (a restart: repeating is correct); requests in flight finish, or, past the
+ * drain grace (`Services.restart`), end with the same 503: in-band when their stream had opened.
  */
 export function registerDrain(app: FastifyInstance): void {
   let draining = false;
@@ -14,12 +23,15 @@ export function registerDrain(app: FastifyInstance): void {
   });
   app.addHook('preClose', async () => {
     draining = true;
+    // Keep-alive connections whose request finishes during the drain would otherwise stay open
+    // until their idle timeout and hold the close up; close each as soon as it goes idle.
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+    closeIdle.unref();
+    app.server.once('close', () => clearInterval(closeIdle));
   });
   app.addHook('onRequest', async (_request, reply) => {
     if (!draining) return;
-    const error = new GatewayError('restarting', 'The service is restarting; retry in 5 seconds', {
-      headers: { 'retry-after': RESTART_RETRY_AFTER_SECONDS, 'x-should-retry': 'true' },
-    });
+    const error = restartError();
     return reply.code(error.status).headers(error.headers).send(toEnvelope(error));
   });
 }

@@ -17,6 +17,8 @@ export interface Services {
   logger: Logger;
   limiters: RateLimiters;
   settings: HttpSettings;
+  /** Aborted when a draining instance stops waiting for requests in flight; they end with a restart 503. */
+  restart: AbortSignal;
 }
 
 export interface HttpSettings {
@@ -26,10 +28,13 @@ export interface HttpSettings {
   bodyLimitBytes: number;
   /** Requests per minute per key (authenticated) and per address (unauthenticated). */
   rateLimits: { perKeyPerMinute: number; perAddressPerMinute: number };
+  /** How long a draining instance lets requests in flight finish before ending them with a restart 503. */
+  drainGraceMs: number;
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   keepAliveMs: 15_000,
   bodyLimitBytes: 8 * 1024 * 1024,
   rateLimits: { perKeyPerMinute: 600, perAddressPerMinute: 120 },
+  drainGraceMs: 10_000,
 };

@@ -61,6 +61,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const transport = new Transport();
   const state = new LiveEndpointState();
   const settings = { ...DEFAULT_HTTP_SETTINGS, ...options.settings };
+  const restart = new AbortController();
   const services: Services = {
     catalogue,
     keys,
@@ -74,6 +75,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       perAddress: new SlidingWindowLimiter(settings.rateLimits.perAddressPerMinute),
     },
     settings,
+    restart: restart.signal,
   };
   const demoKey = simulator ? await ensureDemoKey(store, keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
   const stopReconciler = await startHoldReconciler(ledger, logger);
@@ -92,7 +94,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     async close() {
       stopWatching();
       stopReconciler();
+      // New requests get the restart 503 at once; those in flight may finish within the grace period.
+      const grace = setTimeout(() => restart.abort(), settings.drainGraceMs);
       await app.close();
+      clearTimeout(grace);
       await transport.close();
       await store.close();
       await simulator?.close();

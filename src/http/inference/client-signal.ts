@@ -1,10 +1,13 @@
 import type { FastifyReply } from 'fastify';
 
-/** Aborts when the caller goes away before the reply was sent, so upstream work stops too. */
-export function clientSignal(reply: FastifyReply): AbortSignal {
+/**
+ * Aborts when the caller goes away before the reply was sent, so upstream work stops too, or when
+ * `restart` is aborted (a draining instance stops waiting).
+ */
+export function clientSignal(reply: FastifyReply, restart?: AbortSignal): AbortSignal {
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
   });
-  return controller.signal;
+  return restart ? AbortSignal.any([controller.signal, restart]) : controller.signal;
 }

@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import type { DialectBinding } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { clientSignal } from './client-signal.js';
+import { restartError } from '../drain.js';
 import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
 /**
@@ -26,13 +27,13 @@ export async function runComplete(
   const outcome = startOutcome(prepared, false);
   let answer;
   try {
-    answer = await services.executor.complete(prepared.request, prepared.plan, clientSignal(reply));
+    answer = await services.executor.complete(prepared.request, prepared.plan, clientSignal(reply, services.restart));
   } catch (error) {
     if (!(error instanceof AllAttemptsFailed)) {
       await services.ledger.release(prepared.hold);
       throw error;
     }
-    outcome.error = failuresToError(error.failures);
+    outcome.error = services.restart.aborted ? restartError() : failuresToError(error.failures);
     await settleGeneration(services.ledger, prepared.hold, outcome);
     throw outcome.error;
   }
