@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError, type ErrorCode } from '../../../src/core/errors.js';
-import { messagesErrorBody, messagesErrorType } from '../../../src/dialects/messages/error-body.js';
+import { GatewayError, type ErrorCode } from '../../../../src/core/errors.js';
+import { messagesErrorBody, messagesErrorType } from '../../../../src/dialects/messages/error-body.js';
 
 describe('messages dialect error types', () => {
   it.each<[ErrorCode, string]>([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../../src/core/events.js';
-import { GatewayError } from '../../../src/core/errors.js';
-import { MessagesStreamWriter } from '../../../src/dialects/messages/encode-stream.js';
+import type { CoreEvent } from '../../../../src/core/events.js';
+import { GatewayError } from '../../../../src/core/errors.js';
+import { MessagesStreamWriter } from '../../../../src/dialects/messages/encode-stream.js';
 
 const META = { id: 'gen-abc', created: 1, model: 'acme/chat', provider: 'Sim A' };
 
