@@ -17,6 +17,8 @@ beforeAll(async () => {
         endpoints: [
           {
             provider: 'sim-a', upstream_model: 'tts-a', ...SPEECH, pricing: { character: '0.000015' },
+            supported_parameters: ['seed', 'instructions'],
+            passthrough_parameters: { emotion: { type: 'string', enum: ['calm', 'bright'] } },
             speech_envelope: { voices: ['alloy', 'verse'], codecs: ALL_CODECS, min_speed: 0.5, max_speed: 2 },
           },
           {
@@ -129,6 +131,25 @@ describe('routing to speech endpoints declaring the voice, codec and speed', () 
     const reply = await speak({ model: 'acme/chat' });
     expect(reply.status).toBe(503);
     expect((reply.json as ErrorEnvelope).error.message).toContain('does not synthesise speech');
+  });
+});
+
+describe('settings and provider options', () => {
+  it('instructions and seed reach an endpoint declaring them; instructions are left out where undeclared', async () => {
+    harness.sim.clearRequests();
+    expect((await speakBytes({ voice: 'alloy', instructions: 'whisper', seed: 42 })).status).toBe(200);
+    expect(upstreamBodies()[0]).toMatchObject({ instructions: 'whisper', seed: 42 });
+    expect((await speakBytes({ voice: 'nova', response_format: 'wav', instructions: 'whisper' })).status).toBe(200);
+    expect(upstreamBodies()[1]).not.toHaveProperty('instructions');
+  });
+
+  it('provider.options entries the endpoint publishes reach it unchanged; an unpublished name is a 400 naming it', async () => {
+    harness.sim.clearRequests();
+    expect((await speakBytes({ voice: 'alloy', provider: { options: { 'sim-a': { emotion: 'calm' } } } })).status).toBe(200);
+    expect(upstreamBodies()[0]?.emotion).toBe('calm');
+    const refused = await speak({ voice: 'alloy', provider: { options: { 'sim-a': { pitch: 3 } } } });
+    expect(refused.status).toBe(400);
+    expect((refused.json as ErrorEnvelope).error.message.startsWith('provider.options.sim-a.pitch')).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import type { CollectedReply } from '../../core/collect.js';
 import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
 import { reasoningDetail } from './reasoning-details.js';
 import { encodeChatUsage } from './usage.js';
+import { encodeChatLogprobs } from './logprobs.js';
 
 /** The `chat.completion` object for a whole reply. */
 export function encodeChatReply(reply: CollectedReply, meta: ReplyMeta, accounting: ReplyAccounting): Record<string, unknown> {
@@ -19,6 +20,7 @@ export function encodeChatReply(reply: CollectedReply, meta: ReplyMeta, accounti
         message: encodeMessage(reply),
         finish_reason: reply.finish ?? 'stop',
         native_finish_reason: reply.nativeFinish,
+        ...(reply.logprobs && { logprobs: encodeChatLogprobs(reply.logprobs) }),
       },
     ],
     usage: encodeChatUsage(accounting),

@@ -4,6 +4,7 @@ import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
 import { SSE_DONE, sseData, sseEvent } from '../shared/sse.js';
 import { reasoningDetail } from './reasoning-details.js';
 import { encodeChatUsage } from './usage.js';
+import { encodeChatLogprobs } from './logprobs.js';
 
 /**
  * Core events → `chat.completion.chunk` frames. A small stateful writer: each call returns
@@ -43,6 +44,8 @@ export class ChatStreamWriter {
         });
       case 'finish':
         return this.chunk([{ index: 0, delta: {}, finish_reason: event.reason, native_finish_reason: event.raw }]);
+      case 'logprobs':
+        return this.chunk([{ index: 0, delta: {}, logprobs: encodeChatLogprobs(event.tokens), finish_reason: null }]);
       case 'meta':
       case 'text.start':
       case 'text.end':
@@ -51,7 +54,6 @@ export class ChatStreamWriter {
       case 'tool.end':
       case 'audio.end':
       case 'usage':
-      case 'logprobs':
       case 'error':
         return '';
       default:
