@@ -12,6 +12,7 @@ import { registerResponsesRoute } from './routes/responses.js';
 import { registerMessagesRoutes } from './routes/messages.js';
 import { registerSpeechRoute } from './routes/speech.js';
 import { registerEmbeddingsRoute } from './routes/embeddings.js';
+import { registerRerankRoute } from './routes/rerank.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -43,6 +44,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerMessagesRoutes(api, services);
     await registerSpeechRoute(api, services);
     registerEmbeddingsRoute(api, services);
+    registerRerankRoute(api, services);
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

@@ -1,5 +1,5 @@
 /** Members whose contents are the caller's own documents (schemas, opaque maps): never rewritten. */
-const OPAQUE_MEMBERS = new Set(['metadata', 'response_format', 'tools', 'logit_bias', 'text', 'state', 'questions']);
+const OPAQUE_MEMBERS = new Set(['metadata', 'response_format', 'tools', 'logit_bias', 'text', 'state', 'questions', 'documents']);
 
 /**
  * An optional member sent as an explicit `null` reads as if it were left out (spec 01). Null members

@@ -6,6 +6,7 @@ import { handleChat } from './chat-route.js';
 import { handleMessages } from './messages-route.js';
 import { handleSpeech } from './speech-route.js';
 import { handleEmbeddings } from './embeddings-route.js';
+import { handleRerank, type RerankWire } from './rerank-route.js';
 import { sendError, sendJson } from './json-reply.js';
 import { modelListBody } from './model-list.js';
 import type { RecordedRequest } from './request-log.js';
@@ -66,6 +67,9 @@ interface SimState {
   sequence: number;
 }
 
+/** Rerank wires: Cohere-style under the API root, OpenAI-compatible beside `/v1/chat/completions` (and bare, as vLLM serves it). */
+const RERANK_PATHS: Readonly<Record<string, RerankWire>> = { '/v2/rerank': 'cohere', '/v1/rerank': 'openai', '/rerank': 'openai' };
+
 async function route(req: IncomingMessage, res: ServerResponse, state: SimState): Promise<void> {
   const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
   const method = req.method ?? 'GET';
@@ -90,6 +94,7 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
   }
   if (path === '/v1/audio/speech' && method === 'POST') return handleSpeech(res, parsed ?? { ok: false });
   if (path === '/v1/embeddings' && method === 'POST') return handleEmbeddings(res, parsed ?? { ok: false });
+  if (RERANK_PATHS[path] && method === 'POST') return handleRerank(res, parsed ?? { ok: false }, RERANK_PATHS[path], (state.sequence += 1));
   if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelListBody());
   sendError(res, 404, `Invalid URL (${method} ${path})`);
 }

@@ -1,7 +1,10 @@
 import type { UpstreamApi } from '../catalogue/types.js';
 import type { EmbeddingsAsk, EmbeddingsResult } from '../core/embeddings.js';
 import type { OperationAdapter, OperationAdapterLookup } from './operation-adapter.js';
+import type { RerankAsk, RerankResult } from '../core/rerank.js';
 import { openAiEmbeddingsAdapter } from './openai-embeddings.js';
+import { cohereRerankAdapter } from './cohere-rerank.js';
+import { openAiRerankAdapter } from './openai-rerank.js';
 
 type AdapterTable<Ask, Result> = Partial<Record<UpstreamApi, OperationAdapter<Ask, Result>>>;
 
@@ -11,3 +14,6 @@ function lookup<Ask, Result>(table: AdapterTable<Ask, Result>): OperationAdapter
 
 /** Embeddings adapters by wire format. */
 export const embeddingsAdapters = lookup<EmbeddingsAsk, EmbeddingsResult>({ openai: openAiEmbeddingsAdapter });
+
+/** Rerank adapters by wire format: Cohere-style `/v2/rerank`, or an OpenAI-compatible server's `/rerank`. */
+export const rerankAdapters = lookup<RerankAsk, RerankResult>({ cohere: cohereRerankAdapter, openai: openAiRerankAdapter });

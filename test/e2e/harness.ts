@@ -28,7 +28,8 @@ export interface ModelSpec {
 export interface HarnessOptions {
   /**
    * Models of the test catalogue; providers `sim-a`, `sim-b`, `sim-c` (OpenAI-compatible wire) and
-   * `sim-anthropic`, `sim-anthropic-b` (Anthropic Messages wire) all point at one simulator.
+   * `sim-anthropic`, `sim-anthropic-b` (Anthropic Messages wire) and `sim-cohere` (Cohere-style rerank
+   * wire) all point at one simulator.
    */
   models: ModelSpec[];
   /** Credits of the test account, USD decimal string (default "10"). */
@@ -56,17 +57,21 @@ export const PROVIDER_NAMES: Record<string, string> = { 'sim-a': 'Sim A', 'sim-b
 /** Providers speaking the Anthropic Messages wire (`api: anthropic`), served by the same simulator. */
 export const ANTHROPIC_PROVIDER_NAMES: Record<string, string> = { 'sim-anthropic': 'Sim Anthropic', 'sim-anthropic-b': 'Sim Anthropic B' };
 
+/** A provider speaking the Cohere-style rerank wire (`api: cohere`, base URL ending in `/v2`), served by the same simulator. */
+export const COHERE_PROVIDER_NAMES: Record<string, string> = { 'sim-cohere': 'Sim Cohere' };
+
 /** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`. */
 export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
   const apis = [
     ...Object.entries(PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'openai' })),
     ...Object.entries(ANTHROPIC_PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'anthropic' })),
+    ...Object.entries(COHERE_PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'cohere' })),
   ];
   const providers = apis.map(({ slug, name, api }) => ({
     slug,
     name,
     api,
-    base_url: `${simUrl}/v1`,
+    base_url: api === 'cohere' ? `${simUrl}/v2` : `${simUrl}/v1`,
     data_policy: { training: false, retention_days: 0 },
     compliance: { zdr: true, hipaa: false },
     datacenters: ['US'],

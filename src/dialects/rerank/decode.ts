@@ -1,0 +1,47 @@
+import type { DecodedOperation } from '../../core/operation.js';
+import type { RerankAsk } from '../../core/rerank.js';
+import type { CoreRequest } from '../../core/request.js';
+import { countText } from '../../core/token-estimate.js';
+import { readAttribution, readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
+import { readProviderPreferences } from '../shared/provider-preferences.js';
+import type { RerankDocumentBody, RerankRequestBody } from './schema.js';
+
+/** Rerank wire → the routing request, the planner's facts and the core ask. */
+export function decodeRerankRequest(body: RerankRequestBody, headers: HeaderBag): DecodedOperation<RerankAsk> {
+  const texts = body.documents.map(scoredText);
+  const ask: RerankAsk = { query: body.query, documents: body.documents, texts, returnDocuments: body.return_documents === true };
+  if (body.top_n !== undefined) ask.topN = body.top_n;
+  if (body.user !== undefined) ask.user = body.user;
+  const request: CoreRequest = {
+    models: [body.model],
+    messages: [],
+    stream: false,
+    parameters: {},
+    softParameters: {},
+    passthrough: {},
+    attribution: readAttribution(headers),
+    operation: { kind: 'rerank' },
+  };
+  if (body.user !== undefined) request.user = body.user;
+  const session = readSessionHeader(headers);
+  if (session !== undefined) request.sessionId = session;
+  const provider = readProviderPreferences(body.provider);
+  if (provider) request.provider = provider;
+  return { request, facts: rerankFacts(body.query, texts), ask };
+}
+
+/** What is scored for one document: a string as it is; an object's text, after its title when it has one. */
+export function scoredText(document: RerankDocumentBody): string {
+  if (typeof document === 'string') return document;
+  return document.title ? `${document.title}\n${document.text}` : document.text;
+}
+
+/**
+ * The hold estimates every query-document pair (each is scored on its own). Only the query must fit
+ * an endpoint's window: rerank engines truncate long documents themselves.
+ */
+function rerankFacts(query: string, texts: readonly string[]): DecodedOperation<RerankAsk>['facts'] {
+  const queryTokens = countText(query);
+  const promptTokens = texts.reduce((sum, text) => sum + queryTokens + countText(text), 0);
+  return { promptTokens, messageTokens: [], toolTokens: 0, inputs: [], windowTokens: queryTokens };
+}

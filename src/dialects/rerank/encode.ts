@@ -1,0 +1,32 @@
+import type { RerankAsk, RerankResult } from '../../core/rerank.js';
+import type { ReplyMeta } from '../shared/reply-meta.js';
+
+export interface RerankReplyUsage {
+  search_units?: number;
+  total_tokens?: number;
+  cost: number;
+}
+
+/**
+ * The rerank reply (spec 01): results ordered by score, highest first (ties by document position),
+ * cut to `top_n`; `document` echoed exactly as submitted only with `return_documents`. Counts the
+ * endpoint did not report are omitted.
+ */
+export function encodeRerankReply(result: RerankResult, meta: ReplyMeta, ask: RerankAsk, cost: number): Record<string, unknown> {
+  const ordered = [...result.scores].sort((a, b) => b.relevanceScore - a.relevanceScore || a.index - b.index);
+  const kept = ask.topN === undefined ? ordered : ordered.slice(0, ask.topN);
+  const usage: RerankReplyUsage = { cost };
+  if (result.usage.searchUnits !== undefined) usage.search_units = result.usage.searchUnits;
+  if (result.usage.totalTokens !== undefined) usage.total_tokens = result.usage.totalTokens;
+  return {
+    id: meta.id,
+    model: meta.model,
+    provider: meta.provider,
+    results: kept.map((score) => ({
+      index: score.index,
+      relevance_score: score.relevanceScore,
+      ...(ask.returnDocuments && { document: ask.documents[score.index] }),
+    })),
+    usage,
+  };
+}
