@@ -3,13 +3,18 @@ import { stringify } from 'yaml';
 const CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format'];
 
 /**
- * The catalogue of the embedded demo: two providers served by the bundled simulator and three
- * models, one of them reasoning. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
+ * The catalogue of the embedded demo: three providers served by the bundled simulator (two over the
+ * OpenAI-compatible wire, one over the Anthropic Messages wire) and four models, two of them
+ * reasoning. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
  */
 export function demoCatalogueYaml(simulatorBaseUrl: string): string {
   const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;
   const document = {
-    providers: [demoProvider('sim-alpha', 'Sim Alpha', baseUrl, ['US']), demoProvider('sim-beta', 'Sim Beta', baseUrl, ['DE'])],
+    providers: [
+      demoProvider('sim-alpha', 'Sim Alpha', baseUrl, ['US']),
+      demoProvider('sim-beta', 'Sim Beta', baseUrl, ['DE']),
+      { ...demoProvider('sim-gamma', 'Sim Gamma', baseUrl, ['US']), api: 'anthropic' },
+    ],
     models: [
       {
         id: 'switchyard/demo-chat',
@@ -44,6 +49,21 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
             ...demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;reasoning=24', prompt: '0.000001', completion: '0.000004' }),
             supported_parameters: [...CHAT_PARAMETERS, 'reasoning', 'reasoning_effort'],
             reasoning: { supported_efforts: ['high', 'medium', 'low'] },
+          },
+        ],
+      },
+      {
+        id: 'switchyard/demo-messages',
+        name: 'Switchyard: Demo Messages',
+        created: '2025-07-15',
+        family: 'switchyard-demo',
+        description: 'A demo model served over the Anthropic Messages wire, thinking when asked to, answered by the bundled provider simulator.',
+        tags: ['demo', 'reasoning'],
+        endpoints: [
+          {
+            ...demoEndpoint({ provider: 'sim-gamma', upstream: 'claude;reasoning=16;tps=400', prompt: '0.000001', completion: '0.000005' }),
+            supported_parameters: ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'reasoning'],
+            reasoning: { supported_efforts: ['high', 'medium', 'low'], supports_max_tokens: true },
           },
         ],
       },

@@ -7,11 +7,19 @@ describe('demo catalogue', () => {
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   const { catalogue } = result;
 
-  test('is valid and points every provider at the simulator over the openai wire', () => {
+  test('is valid and points every provider at the simulator, over the openai wire and the anthropic one', () => {
     expect([...catalogue.providers.values()].map((p) => [p.slug, p.name, p.api, p.baseUrl])).toEqual([
       ['sim-alpha', 'Sim Alpha', 'openai', 'http://127.0.0.1:43210/v1'],
       ['sim-beta', 'Sim Beta', 'openai', 'http://127.0.0.1:43210/v1'],
+      ['sim-gamma', 'Sim Gamma', 'anthropic', 'http://127.0.0.1:43210/v1'],
     ]);
+  });
+
+  test('demo-messages is served over the anthropic wire, with a thinking budget accepted', () => {
+    const endpoints = catalogue.models.get('switchyard/demo-messages')?.endpoints ?? [];
+    expect(endpoints.map((e) => [e.id, e.provider.api, e.upstreamModel])).toEqual([['sim-gamma/switchyard/demo-messages', 'anthropic', 'claude;reasoning=16;tps=400']]);
+    expect(endpoints[0]?.supportedParameters.has('reasoning')).toBe(true);
+    expect(endpoints[0]?.reasoning?.supportsMaxTokens).toBe(true);
   });
 
   test('demo-chat has two endpoints, alpha the cheaper, both taking the common chat parameters', () => {
