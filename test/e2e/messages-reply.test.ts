@@ -124,3 +124,19 @@ describe('messages reply (official Anthropic client)', () => {
     await expect(client.messages.create(ask('Say it [[sim tokens=2]]', 'acme/speaker'))).rejects.toMatchObject({ status: 422 });
   });
 });
+
+describe('clients using the beta surface', () => {
+  it('client.beta.messages (POST /messages?beta=true) is the same route, extra members and cache controls accepted', async () => {
+    const reply = await client.beta.messages.create({
+      model: 'acme/chat',
+      max_tokens: 64,
+      betas: ['context-management-2025-06-27'],
+      system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+      metadata: { user_id: 'user-1' },
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello [[sim tokens=2]]', cache_control: { type: 'ephemeral' } }] }],
+    });
+    expect(reply.content).toEqual([{ type: 'text', text: 'Hello from' }]);
+    const counted = await client.beta.messages.countTokens({ model: 'acme/chat', messages: [{ role: 'user', content: 'Hello' }] });
+    expect(counted.input_tokens).toBeGreaterThan(0);
+  });
+});
