@@ -16,7 +16,7 @@ const weather = tool({
 beforeAll(async () => {
   harness = await startHarness({
     models: [
-      { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] },
+      { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', output_modalities: ['text', 'image'] }] },
       {
         id: 'acme/thinker',
         endpoints: [{ provider: 'sim-b', upstream_model: 'chat;reasoning=6', supported_parameters: ['max_tokens', 'tools', 'tool_choice', 'reasoning'] }],
@@ -77,6 +77,13 @@ describe('ai generateText', () => {
     expect(usage?.cost).toBeGreaterThan(0);
   });
 
+  it('reads a generated picture as a file beside the text', async () => {
+    const result = await generateText({ model: model('acme/chat'), prompt: 'Draw [[sim tokens=2 image=4x4]]', maxRetries: 0 });
+    expect(result.text).toBe('Hello from');
+    expect(result.files).toHaveLength(1);
+    expect(result.files[0]?.mediaType).toBe('image/png');
+  });
+
   it('surfaces a gateway refusal as an API error with its status', async () => {
     await expect(generateText({ model: model('nobody/nothing'), prompt: 'Hi', maxRetries: 0 })).rejects.toMatchObject({ statusCode: 404 });
   });
@@ -104,6 +111,20 @@ describe('ai streamText', () => {
     expect(calls[0]?.toolName).toBe('get_weather');
     expect(calls[0]?.input).toEqual({ query: 'Weather in Paris' });
     expect(await result.finishReason).toBe('tool-calls');
+  });
+
+  it('an in-band failure after the stream opened is an error part, and the finish reason is error', async () => {
+    const result = streamText({ model: model('acme/chat'), prompt: 'Hello there [[sim fail_after=2]]', maxRetries: 0 });
+    const errors: unknown[] = [];
+    let text = '';
+    for await (const part of result.fullStream) {
+      if (part.type === 'error') errors.push(part.error);
+      if (part.type === 'text-delta') text += part.text;
+    }
+    expect(text).toBe('Hello from');
+    expect(errors).toHaveLength(1);
+    expect(JSON.stringify(errors[0])).toContain('Sim A failed');
+    expect(await result.finishReason).toBe('error');
   });
 
   it('streams reasoning before the answer', async () => {
