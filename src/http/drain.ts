@@ -4,10 +4,17 @@ import { GatewayError, toEnvelope } from '../core/errors.js';
 const RESTART_RETRY_AFTER_SECONDS = '5';
 const IDLE_SWEEP_MS = 100;
 
-/** The answer while the instance restarts: 503, `Retry-After: 5`, `X-Should-Retry: true` (repeating is correct). */
+const RESTART_HEADERS = { 'retry-after': RESTART_RETRY_AFTER_SECONDS, 'x-should-retry': 'true' };
+
+/** The answer to a new request while the instance restarts: 503 `provider_overloaded` (repeating is correct). */
 export function restartError(): GatewayError {
-  return new GatewayError('restarting', 'The service is restarting; retry in 5 seconds', {
-    headers: { 'retry-after': RESTART_RETRY_AFTER_SECONDS, 'x-should-retry': 'true' },
+  return new GatewayError('restarting', 'The service is restarting; retry in 5 seconds', { headers: { ...RESTART_HEADERS } });
+}
+
+/** An admitted request the restart cut short (spec 02: 503 `server`, repeat): in-band once a stream opened. */
+export function cutByRestartError(): GatewayError {
+  return new GatewayError('server_unavailable', 'The service restarted before the answer finished; retry in 5 seconds', {
+    headers: { ...RESTART_HEADERS },
   });
 }
 

@@ -48,11 +48,12 @@ describe('restart', () => {
     const last = JSON.parse(data.at(-2) ?? '{}') as { error?: { code: number; message: string; metadata: { error_type: string } }; choices: Array<{ finish_reason: string }> };
     expect(last.error?.code).toBe(503);
     expect(last.error?.message).toMatch(/retry in 5 seconds/);
+    expect(last.error?.metadata.error_type).toBe('server');
     expect(last.choices[0]?.finish_reason).toBe('error');
 
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(refused.headers.get('x-should-retry')).toBe('true');
-    expect((refused.json as { error: { message: string } }).error.message).toMatch(/retry in 5 seconds/);
+    expect(refused.json).toMatchObject({ error: { code: 503, message: expect.stringMatching(/retry in 5 seconds/), metadata: { error_type: 'server' } } });
   });
 });

@@ -11,7 +11,7 @@ import type { Services } from '../services.js';
 import type { DialectBinding } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { clientSignal } from './client-signal.js';
-import { restartError } from '../drain.js';
+import { cutByRestartError } from '../drain.js';
 import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
 /**
@@ -33,7 +33,7 @@ export async function runComplete(
       await services.ledger.release(prepared.hold);
       throw error;
     }
-    outcome.error = services.restart.aborted ? restartError() : failuresToError(error.failures);
+    outcome.error = services.restart.aborted ? cutByRestartError() : failuresToError(error.failures);
     await settleGeneration(services.ledger, prepared.hold, outcome);
     throw outcome.error;
   }

@@ -13,7 +13,7 @@ import type { PreparedInference } from './prepare.js';
 import { SseSocket } from './sse-socket.js';
 import { headersSoFar } from './reply-headers.js';
 import { clientSignal } from './client-signal.js';
-import { restartError } from '../drain.js';
+import { cutByRestartError } from '../drain.js';
 import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
 /**
@@ -36,7 +36,7 @@ export async function runStream(
   try {
     answer = await services.executor.stream(prepared.request, prepared.plan, signal);
   } catch (error) {
-    outcome.error = services.restart.aborted ? restartError()
+    outcome.error = services.restart.aborted ? cutByRestartError()
       : error instanceof AllAttemptsFailed ? failuresToError(error.failures) : internalError(services, error);
     await settleGeneration(services.ledger, prepared.hold, outcome);
     return failBeforeCommit(socket, reply, outcome.error, dialect, dialect.createStreamWriter(fallbackMeta(prepared), prepared.request));
@@ -50,7 +50,7 @@ export async function runStream(
   await pump(answer.events, { socket, writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput });
   const clientLeft = socket.isClosed;
   if (clientLeft) outcome.cancelled = true;
-  else if (outcome.error && services.restart.aborted) outcome.error = restartError();
+  else if (outcome.error && services.restart.aborted) outcome.error = cutByRestartError();
   await closeOutcome(outcome, meter, outcome.error !== undefined || clientLeft);
   const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
   recordServed(services.state, outcome);
