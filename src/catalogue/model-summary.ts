@@ -52,7 +52,7 @@ export function modelSummary(model: ModelEntry, basePath = '/api/v1'): Record<st
     endpoint_count: live.length,
     links: { details: `${basePath}/models/${model.id}/endpoints` },
     supported_voices: live.some((endpoint) => endpoint.speechEnvelope) ? voices : null,
-    supported_dimensions: null,
+    supported_dimensions: embeddingWidths(live),
     supported_languages: null,
   };
   if (summary?.reasoning) record.reasoning = reasoningRecord(summary.reasoning);
@@ -67,6 +67,12 @@ function reasoningRecord(domain: ReasoningDomain): Record<string, unknown> {
   if (domain.defaultEnabled !== undefined) record.default_enabled = domain.defaultEnabled;
   if (domain.supportsMaxTokens) record.supports_max_tokens = true;
   return record;
+}
+
+/** Widths a `dimensions` request may name, from the cheapest embeddings endpoint; null when it declares none. */
+function embeddingWidths(live: readonly EndpointEntry[]): number[] | null {
+  const widths = summaryEndpoint(live.filter((endpoint) => endpoint.outputModalities.includes('embeddings')))?.supportedDimensions;
+  return widths ? [...widths] : null;
 }
 
 /** Distinct values in first-seen order. */

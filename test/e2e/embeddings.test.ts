@@ -258,3 +258,24 @@ describe('embeddings usage and billing', () => {
     expect(reply.usage.cost).toBe(0.0002);
   });
 });
+
+describe('GET /embeddings/models', () => {
+  it('lists the models with a live embeddings endpoint, with the summary and supported_dimensions', async () => {
+    const reply = await send(harness, { path: '/embeddings/models' });
+    expect(reply.status).toBe(200);
+    const records = (reply.json as { data: Record<string, unknown>[] }).data;
+    const ids = records.map((record) => record.id);
+    expect(ids).toContain('acme/embed');
+    expect(ids).toContain('acme/embed-quiet');
+    expect(ids).not.toContain('acme/chat');
+    const embed = records.find((record) => record.id === 'acme/embed');
+    expect(embed?.supported_dimensions).toEqual([4, 8]);
+    expect(embed?.architecture).toMatchObject({ output_modalities: ['embeddings'] });
+    expect(embed?.pricing).toEqual({ prompt: PROMPT_PRICE, discount: '0' });
+    expect(records.find((record) => record.id === 'acme/embed-quiet')?.supported_dimensions).toBeNull();
+  });
+
+  it('needs a key', async () => {
+    expect((await send(harness, { path: '/embeddings/models', key: null })).status).toBe(401);
+  });
+});
