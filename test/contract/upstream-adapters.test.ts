@@ -96,6 +96,14 @@ const CASES: readonly Case[] = [
   { name: 'reasoning, signed, then encrypted', model: 'sim;reasoning=3;encrypted;tokens=2', request: { reasoning: { effort: 'high' }, maxTokens: 4000 } },
   { name: 'reasoning turned off', model: 'sim;reasoning=3;tokens=2', request: { reasoning: { effort: 'none' } } },
   { name: 'no usage', model: 'sim;no_usage;tokens=2' },
+  { name: 'a stop sequence', model: 'sim;tokens=9', request: { parameters: { stop: [' simulator'] } } },
+  {
+    name: 'a picture in the prompt',
+    model: 'sim;tokens=3',
+    request: {
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+    },
+  },
   { name: 'cache reads and writes', model: 'sim;cached=2;cache_write=1;tokens=2' },
   { name: 'an error before the answer', model: 'sim;error=503' },
   { name: 'a failure after two chunks', model: 'sim;tokens=5;fail_after=2' },
