@@ -34,6 +34,7 @@ const ENDPOINT_FIELDS = [
   'supports_voice_cloning',
   'reference_inputs',
   'supported_dimensions',
+  'text_completions',
 ];
 
 /** An endpoint as read from the file, before the index gives it its identity. */
@@ -51,6 +52,9 @@ export function readEndpoint(value: unknown, path: string, context: EndpointCont
   if (!fields) return null;
   const provider = readProviderRef(fields, context.providers);
   const body = readEndpointBody(fields, context.modelId);
+  if (body.textCompletions && provider && provider.api !== 'openai') {
+    fields.problem('text_completions', `only an openai-API provider speaks the text-completions wire (${provider.slug} speaks ${provider.api})`);
+  }
   const operations = readOperationDeclarations(fields, body.outputModalities, provider);
   return provider ? { ...body, ...operations, provider } : null;
 }
@@ -74,6 +78,7 @@ function readEndpointBody(fields: MappingReader, modelId: string): Omit<Endpoint
     supportedParameters: new Set(fields.stringList('supported_parameters')),
     pricing: readPricing(fields),
     disabled: fields.boolean('disabled', false),
+    textCompletions: fields.boolean('text_completions', false),
   };
   return { ...body, ...readRoutingDeclarations(fields, body.inputModalities), ...readSpeechDeclarations(fields, body.outputModalities) };
 }

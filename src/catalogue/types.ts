@@ -92,6 +92,8 @@ export interface EndpointEntry {
   referenceInputs: ReferenceInputs | null;
   /** Embedding widths a `dimensions` request may name; null when none is declared. */
   supportedDimensions: readonly number[] | null;
+  /** Serves the text-completions wire (`POST /completions` with `prompt`) beside chat. */
+  textCompletions: boolean;
 }
 
 /** The spec's `speech_envelope`: voices, codecs and speed range an endpoint declares. */

@@ -9,6 +9,7 @@ import { registerGenerationRoute } from './routes/generation.js';
 import { registerChatRoute } from './routes/chat.js';
 import { registerSystemOneRoute } from './routes/systemone.js';
 import { registerResponsesRoute } from './routes/responses.js';
+import { registerCompletionsRoute } from './routes/completions.js';
 import { registerMessagesRoutes } from './routes/messages.js';
 import { registerSpeechRoute } from './routes/speech.js';
 import { registerEmbeddingsRoute } from './routes/embeddings.js';
@@ -41,6 +42,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     registerChatRoute(api, services);
     registerSystemOneRoute(api, services);
     registerResponsesRoute(api, services);
+    registerCompletionsRoute(api, services);
     registerMessagesRoutes(api, services);
     await registerSpeechRoute(api, services);
     registerEmbeddingsRoute(api, services);

@@ -16,3 +16,8 @@ export function countPromptTokens(messages: readonly unknown[]): number {
   const textTokens = text === '' ? 0 : encode(text, NO_SPECIAL_TOKEN_CHECK).length;
   return textTokens + PER_MESSAGE_OVERHEAD * messages.length;
 }
+
+/** Tokens of a text-completions prompt: its text alone, no per-message overhead. */
+export function countTextPromptTokens(prompt: string): number {
+  return prompt === '' ? 0 : encode(prompt, NO_SPECIAL_TOKEN_CHECK).length;
+}

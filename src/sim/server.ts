@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ParsedBody } from './chat-route.js';
 import { handleChat } from './chat-route.js';
+import { handleCompletion } from './completion-route.js';
 import { handleMessages } from './messages-route.js';
 import { handleSpeech } from './speech-route.js';
 import { handleEmbeddings } from './embeddings-route.js';
@@ -87,6 +88,10 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
   if (path === '/v1/chat/completions' && method === 'POST') {
     state.sequence += 1;
     return handleChat(res, parsed ?? { ok: false }, state.sequence);
+  }
+  if (path === '/v1/completions' && method === 'POST') {
+    state.sequence += 1;
+    return handleCompletion(res, parsed ?? { ok: false }, state.sequence);
   }
   if (path === '/v1/messages' && method === 'POST') {
     state.sequence += 1;

@@ -1,11 +1,17 @@
 import type { CoreEvent, TokenLogprob } from '../core/events.js';
 import { arrayOf, isObject, objectOf, stringOf } from './json-guards.js';
+import { readTextWireLogprobs } from './openai-text-choice.js';
 
 /**
  * Reads an OpenAI-compatible `choices[i].logprobs` member (`{content: [{token, logprob,
  * top_logprobs: [{token, logprob}]}]}`) into one `logprobs` event; none when nothing usable came.
  */
 export function readOpenAiLogprobs(logprobs: unknown, index: number): CoreEvent[] {
+  const textWire = objectOf(logprobs);
+  if (textWire && Array.isArray(textWire.tokens)) {
+    const read = readTextWireLogprobs(textWire);
+    return read.length > 0 ? [{ type: 'logprobs', index, tokens: read }] : [];
+  }
   const tokens: TokenLogprob[] = [];
   for (const entry of arrayOf(objectOf(logprobs)?.content)) {
     const read = readToken(entry);

@@ -7,6 +7,7 @@ import { arrayOf, isObject, objectOf, parseJson, stringOf } from './json-guards.
 import { readOpenAiError } from './openai-error.js';
 import { ToolDispatchReader } from './tool-dispatch.js';
 import { readOpenAiLogprobs } from './openai-logprobs.js';
+import { textChoiceDelta } from './openai-text-choice.js';
 
 export const INCOMPLETE_STREAM_MESSAGE = 'The provider stream closed before the answer finished';
 
@@ -42,7 +43,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
       out.push({ type: 'meta', upstreamId: stringOf(chunk.id), model: stringOf(chunk.model) });
     }
     const choice = objectOf(arrayOf(chunk.choices)[0]);
-    const delta = objectOf(choice?.delta);
+    const delta = objectOf(choice?.delta) ?? textChoiceDelta(choice);
     if (delta) applyOpenAiDelta(delta, this.blocks, out);
     if (choice?.logprobs) out.push(...readOpenAiLogprobs(choice.logprobs, 0));
     const finish = stringOf(choice?.finish_reason);

@@ -2,16 +2,17 @@ import type { CoreEvent } from '../core/events.js';
 import type { UpstreamAdapter } from './types.js';
 import { BlockTracker } from './block-tracker.js';
 import { applyOpenAiDelta } from './openai-delta.js';
-import { buildOpenAiChatRequest } from './openai-request.js';
+import { buildOpenAiRequest } from './openai-request.js';
 import { OpenAiStreamDecoder } from './openai-stream.js';
 import { decodeOpenAiHttpError } from './openai-error.js';
 import { mapFinishReason, readOpenAiUsage } from './openai-usage.js';
 import { arrayOf, isObject, objectOf, stringOf } from './json-guards.js';
 import { readOpenAiLogprobs } from './openai-logprobs.js';
+import { textChoiceDelta } from './openai-text-choice.js';
 
 /** Any OpenAI-compatible upstream: hosted APIs, vLLM, Ollama, llama.cpp server. */
 export const openAiAdapter: UpstreamAdapter = {
-  buildRequest: buildOpenAiChatRequest,
+  buildRequest: buildOpenAiRequest,
   createStreamDecoder: () => new OpenAiStreamDecoder(),
   decodeReply: decodeOpenAiReply,
   decodeError: decodeOpenAiHttpError,
@@ -22,7 +23,7 @@ function decodeOpenAiReply(json: unknown): CoreEvent[] {
     return [{ type: 'error', failure: { kind: 'protocol', retryable: true, providerMessage: 'Unreadable reply from the provider' } }];
   }
   const choice = objectOf(arrayOf(json.choices)[0]);
-  const message = objectOf(choice?.message);
+  const message = objectOf(choice?.message) ?? textChoiceDelta(choice);
   if (!message) {
     return [{ type: 'error', failure: { kind: 'protocol', retryable: true, providerMessage: 'The provider reply has no message', raw: JSON.stringify(json) } }];
   }

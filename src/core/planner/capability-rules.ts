@@ -67,10 +67,22 @@ const toolDispatch: EligibilityRule = ({ endpoint, input }) => {
   return input.state.verdict(endpoint.id, 'tool_call_dispatch') === 'pass' ? null : 'tool_call_dispatch has no current positive check';
 };
 
+/** Members only the text-completions wire carries. */
+const TEXT_WIRE_MEMBERS = ['echo', 'suffix', 'logprobs'];
+
+/** A text prompt using a member only the text-completions wire carries needs an endpoint serving that wire. */
+const textWire: EligibilityRule = ({ endpoint, input }) => {
+  const { request } = input;
+  if (request.prompt === undefined || endpoint.textCompletions) return null;
+  const members = TEXT_WIRE_MEMBERS.filter((name) => name in request.parameters);
+  return members.length > 0 ? `does not serve the text-completions wire (needed for ${members.join(', ')})` : null;
+};
+
 export const CAPABILITY_RULES: readonly EligibilityRule[] = [
   declaredParameters,
   reasoningDeclared,
   effortMatches,
   outputModalities,
   toolDispatch,
+  textWire,
 ];

@@ -1,0 +1,77 @@
+import type { CoreEvent, FinishReason, TokenLogprob } from '../../core/events.js';
+import { toEnvelope, type GatewayError } from '../../core/errors.js';
+import type { CoreRequest } from '../../core/request.js';
+import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
+import { SSE_DONE, sseData } from '../shared/sse.js';
+import { encodeChatUsage } from '../chat/usage.js';
+import { textLogprobs } from './logprobs.js';
+
+/**
+ * Core events → `text_completion` frames with `choices[].text` deltas, a finish frame, the final
+ * frame with `usage` and `honoured`, then `[DONE]`. When the caller asked for log-probabilities, a
+ * text fragment waits for the figures of its tokens so that both travel in one frame.
+ */
+export class CompletionsStreamWriter {
+  private pending: { text: string; logprobs?: TokenLogprob[] } | undefined;
+  private offset = 0;
+  private readonly holdsText: boolean;
+
+  constructor(private readonly meta: ReplyMeta, request: CoreRequest) {
+    this.holdsText = request.parameters.logprobs !== undefined;
+  }
+
+  open(): string {
+    return '';
+  }
+
+  write(event: CoreEvent): string {
+    switch (event.type) {
+      case 'text.delta': {
+        const before = this.flush();
+        if (!this.holdsText) return before + this.choice(event.text, undefined, null);
+        this.pending = { text: event.text };
+        return before;
+      }
+      case 'logprobs':
+        if (this.pending && !this.pending.logprobs) {
+          this.pending.logprobs = event.tokens;
+          return this.flush();
+        }
+        return this.flush() + this.choice('', event.tokens, null);
+      case 'finish':
+        return this.flush() + this.choice('', undefined, event.reason);
+      default:
+        return this.flush();
+    }
+  }
+
+  /** The closing frame (empty `choices`, `usage` and `honoured`) and `[DONE]`. */
+  finish(accounting: ReplyAccounting): string {
+    const honoured = accounting.honoured ?? {};
+    return this.flush() + sseData({ ...this.head(), choices: [], usage: encodeChatUsage(accounting), honoured }) + SSE_DONE;
+  }
+
+  /** The terminal in-band error frame after the stream opened (the chat error chunk's shape), then `[DONE]`. */
+  fail(error: GatewayError): string {
+    const { error: body } = toEnvelope(error);
+    return this.flush() + sseData({ ...this.head(), choices: [{ index: 0, text: '', finish_reason: 'error' }], error: body }) + SSE_DONE;
+  }
+
+  private flush(): string {
+    const pending = this.pending;
+    if (!pending) return '';
+    this.pending = undefined;
+    return this.choice(pending.text, pending.logprobs, null);
+  }
+
+  private choice(text: string, logprobs: readonly TokenLogprob[] | undefined, finish: FinishReason | null): string {
+    const encoded = logprobs ? textLogprobs(logprobs, this.offset) : null;
+    this.offset += text.length;
+    return sseData({ ...this.head(), choices: [{ index: 0, text, logprobs: encoded, finish_reason: finish }] });
+  }
+
+  private head(): Record<string, unknown> {
+    const { id, created, model, provider } = this.meta;
+    return { id, object: 'text_completion', created, model, provider };
+  }
+}
