@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd, parseUsd } from '../../src/billing/money.js';
 import { embeddingVector } from '../../src/sim/embedding-vectors.js';
+import { createAccount } from '../../src/accounts/accounts.js';
 import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness, type RawReply } from './harness.js';
 
 const PROMPT_PRICE = '0.0000001';
@@ -29,6 +30,7 @@ beforeAll(async () => {
         endpoints: [embeddingsEndpoint('sim-a', 'embed;split', { input_modalities: ['text', 'image', 'audio'], supported_dimensions: [4, 8] })],
       },
       { id: 'acme/embed-quiet', endpoints: [embeddingsEndpoint('sim-b', 'embed;no_usage')] },
+      { id: 'acme/embed-typed', endpoints: [embeddingsEndpoint('sim-c', 'embed', { supported_parameters: ['input_type'] })] },
       { id: 'acme/embed-zero', endpoints: [embeddingsEndpoint('sim-b', 'embed;zero_usage')] },
       { id: 'acme/embed-per-request', endpoints: [embeddingsEndpoint('sim-c', 'embed', { pricing: { request: '0.0002' } })] },
       {
@@ -277,5 +279,53 @@ describe('GET /embeddings/models', () => {
 
   it('needs a key', async () => {
     expect((await send(harness, { path: '/embeddings/models', key: null })).status).toBe(401);
+  });
+});
+
+describe('embeddings request members', () => {
+  it('input_type reaches only endpoints declaring it', async () => {
+    replyOf(await send(harness, { path: '/embeddings', body: { model: 'acme/embed-typed', input: 'alpha', input_type: 'search_query' } }));
+    expect((harness.sim.requests().at(-1)?.body as Record<string, unknown>).input_type).toBe('search_query');
+    replyOf(await embed({ input: 'alpha', input_type: 'search_query' }));
+    expect((harness.sim.requests().at(-1)?.body as Record<string, unknown>).input_type).toBeUndefined();
+  });
+
+  it('input_type with provider.require_parameters routes only to endpoints declaring it', async () => {
+    const reply = await embed({ input: 'alpha', input_type: 'search_query', provider: { require_parameters: true } });
+    expect(reply.status).toBe(503);
+  });
+
+  it('an explicit null reads as if the member were left out and is not forwarded', async () => {
+    replyOf(await embed({ input: 'alpha', dimensions: null, encoding_format: null, user: null }));
+    const sent = harness.sim.requests().at(-1)?.body as Record<string, unknown>;
+    expect(Object.keys(sent).sort()).toEqual(['input', 'model']);
+  });
+
+  it('user is forwarded, and refused past 256 characters', async () => {
+    replyOf(await embed({ input: 'alpha', user: 'user-42' }));
+    expect((harness.sim.requests().at(-1)?.body as Record<string, unknown>).user).toBe('user-42');
+    const reply = await embed({ input: 'alpha', user: 'u'.repeat(257) });
+    expect(reply.status).toBe(400);
+    expect((reply.json as ErrorEnvelope).error.message).toMatch(/^user/);
+  });
+
+  it('a request the credit cannot hold is refused with 402 before any provider call', async () => {
+    const poor = await createAccount(harness.gateway.store, { name: 'poor', creditsUsd: '0' });
+    harness.sim.clearRequests();
+    const reply = await send(harness, { path: '/embeddings', key: poor.key, body: { model: 'acme/embed', input: 'alpha' } });
+    expect(reply.status).toBe(402);
+    expect(reply.headers.get('x-generation-id')).toMatch(/^gen-/);
+    expect(harness.sim.requests()).toHaveLength(0);
+  });
+
+  it('a failed call is recorded on the generation and charges nothing', async () => {
+    const before = await accountMoney(harness);
+    const failed = await send(harness, { path: '/embeddings', body: { model: 'acme/embed-broken', input: 'alpha' } });
+    expect(failed.status).toBe(502);
+    expect(await accountMoney(harness)).toEqual(before);
+    const record = await send(harness, { path: `/generation?id=${failed.headers.get('x-generation-id') ?? ''}` });
+    const data = (record.json as { data: Record<string, unknown> }).data;
+    expect(data.status).toBe('error');
+    expect(data.cost_usd).toBe('0');
   });
 });

@@ -1,13 +1,20 @@
 import type { EndpointEntry } from '../../catalogue/types.js';
 import { GatewayError, invalidRequest } from '../errors.js';
-import type { OperationAsk } from '../operation.js';
+import type { OperationAsk, OperationKind } from '../operation.js';
 import type { EligibilityRule } from './eligibility.js';
 import type { ResolvedModel } from './model-resolution.js';
 
-/** An operation (embeddings, rerank) is served only by endpoints declaring it among their outputs. */
+const OPERATION_OUTPUTS: readonly string[] = ['embeddings', 'rerank'] satisfies readonly OperationKind[];
+
+/**
+ * An operation (embeddings, rerank) is served only by endpoints declaring it among their outputs;
+ * a conversation is never sent to an endpoint whose only outputs are operations.
+ */
 const servesOperation: EligibilityRule = ({ endpoint, input }) => {
-  const operation = input.request.operation;
-  return operation && !endpoint.outputModalities.includes(operation.kind) ? `does not serve ${operation.kind}` : null;
+  const { operation, speech } = input.request;
+  if (operation) return endpoint.outputModalities.includes(operation.kind) ? null : `does not serve ${operation.kind}`;
+  if (speech || !endpoint.outputModalities.every((output) => OPERATION_OUTPUTS.includes(output))) return null;
+  return `serves only ${endpoint.outputModalities.join(', ')}`;
 };
 
 /** A `dimensions` request goes only to endpoints declaring that width. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { catalogueOf, endpoint, model } from '../../../fixtures/planner/catalogue-yaml.js';
-import { chatRequest, refusalOf, routedIds } from '../../../fixtures/planner/planning.js';
+import { chatRequest, refusalOf, rejectionsOf, routedIds } from '../../../fixtures/planner/planning.js';
 import type { CoreRequest } from '../../../../src/core/request.js';
 import { planRequest } from '../../../../src/core/planner/planner.js';
 import { parseUsd } from '../../../../src/billing/money.js';
@@ -43,6 +43,14 @@ describe('operation routing (embeddings, rerank)', () => {
     const error = refusalOf(catalogue, embeddingsRequest({ parts: [{ field: 'input[0].content[1]', modality: 'audio' }] }));
     expect(error.status).toBe(400);
     expect(error.metadata.field).toBe('input[0].content[1]');
+  });
+
+  test('a conversation is never routed to an endpoint whose only outputs are operations', () => {
+    expect(routedIds(catalogue, chatRequest({ models: ['acme/embed'] }))).toEqual(['gamma/acme/embed']);
+    const onlyEmbeddings = catalogueOf([model('acme/embed', [embeddingsEndpoint('alpha')])]);
+    const error = refusalOf(onlyEmbeddings, chatRequest({ models: ['acme/embed'] }));
+    expect(error.status).toBe(503);
+    expect(rejectionsOf(error)).toEqual([{ endpoint: 'alpha/acme/embed', reason: 'serves only embeddings' }]);
   });
 
   test('a model none of whose endpoints serves the operation is a 502', () => {
