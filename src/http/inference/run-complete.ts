@@ -4,13 +4,13 @@ import type { CoreEvent } from '../../core/events.js';
 import type { GatewayError } from '../../core/errors.js';
 import { AllAttemptsFailed } from '../../core/executor.js';
 import { failuresToError } from '../../core/failure-error.js';
-import { settleGeneration } from '../../core/accounting.js';
 import { AnswerMeter } from '../../core/answer-meter.js';
 import { visibleToCaller } from '../../core/caller-view.js';
 import type { Services } from '../services.js';
 import type { DialectBinding } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { clientSignal } from './client-signal.js';
+import { settleOrLog, unrecordedError } from './settlement.js';
 import { cutByRestartError } from '../drain.js';
 import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
@@ -34,7 +34,7 @@ export async function runComplete(
       throw error;
     }
     outcome.error = services.restart.aborted ? cutByRestartError() : failuresToError(error.failures);
-    await settleGeneration(services.ledger, prepared.hold, outcome);
+    await settleOrLog(services, prepared.hold, outcome);
     throw outcome.error;
   }
   outcome.attempt = answer.attempt;
@@ -43,8 +43,9 @@ export async function runComplete(
   const refusal = refusedOutput(dialect, answer.events);
   if (refusal) outcome.error = refusal;
   await closeOutcome(outcome, meter, false);
-  const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
+  const cost = await settleOrLog(services, prepared.hold, outcome);
   recordServed(services.state, outcome);
+  if (cost === undefined) throw unrecordedError();
   if (refusal) throw refusal;
   const collected = collectReply(answer.events.filter((event) => visibleToCaller(event, prepared.request)));
   const meta = replyMeta(prepared, answer.attempt);

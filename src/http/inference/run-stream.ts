@@ -3,7 +3,7 @@ import type { CoreEvent } from '../../core/events.js';
 import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
 import { failuresToError, failureToError } from '../../core/failure-error.js';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../../core/errors.js';
-import { settleGeneration, type GenerationOutcome } from '../../core/accounting.js';
+import type { GenerationOutcome } from '../../core/accounting.js';
 import { AnswerMeter } from '../../core/answer-meter.js';
 import { visibleToCaller } from '../../core/caller-view.js';
 import { honouredMembers } from '../../core/honoured.js';
@@ -13,6 +13,7 @@ import type { PreparedInference } from './prepare.js';
 import { SseSocket } from './sse-socket.js';
 import { headersSoFar } from './reply-headers.js';
 import { clientSignal } from './client-signal.js';
+import { settleOrLog, unrecordedError } from './settlement.js';
 import { cutByRestartError } from '../drain.js';
 import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 
@@ -38,7 +39,7 @@ export async function runStream(
   } catch (error) {
     outcome.error = services.restart.aborted ? cutByRestartError()
       : error instanceof AllAttemptsFailed ? failuresToError(error.failures) : internalError(services, error);
-    await settleGeneration(services.ledger, prepared.hold, outcome);
+    await settleOrLog(services, prepared.hold, outcome);
     return failBeforeCommit(socket, reply, outcome.error, dialect, dialect.createStreamWriter(fallbackMeta(prepared), prepared.request));
   }
   outcome.attempt = answer.attempt;
@@ -52,11 +53,12 @@ export async function runStream(
   if (clientLeft) outcome.cancelled = true;
   else if (outcome.error && services.restart.aborted) outcome.error = cutByRestartError();
   await closeOutcome(outcome, meter, outcome.error !== undefined || clientLeft);
-  const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
+  const cost = await settleOrLog(services, prepared.hold, outcome);
   recordServed(services.state, outcome);
   if (clientLeft) return socket.stop();
   const honoured = honouredMembers(prepared.request, answer.attempt);
-  socket.end(outcome.error ? writer.fail(outcome.error) : writer.finish({ usage: outcome.usage, cost, honoured }));
+  const failure = outcome.error ?? (cost === undefined ? unrecordedError() : undefined);
+  socket.end(failure ? writer.fail(failure) : writer.finish({ usage: outcome.usage, cost: cost ?? 0, honoured }));
 }
 
 interface PumpContext {

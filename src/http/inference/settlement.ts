@@ -1,0 +1,23 @@
+import { settleGeneration, type GenerationOutcome } from '../../core/accounting.js';
+import { GatewayError } from '../../core/errors.js';
+import type { Hold } from '../../billing/types.js';
+import type { Services } from '../services.js';
+
+/** An admitted request whose charge could not be recorded (spec 02: 503 `server`, repeat). */
+export function unrecordedError(): GatewayError {
+  return new GatewayError('server_unavailable', 'The answer could not be recorded; repeat the request');
+}
+
+/**
+ * Settles the generation. When the ledger cannot (database unreachable) the failure is logged and
+ * the charge is undefined: the reply then ends without its usage, and the hold expires and is
+ * released by the reconciler, so nothing is charged twice.
+ */
+export async function settleOrLog(services: Services, hold: Hold, outcome: GenerationOutcome): Promise<number | undefined> {
+  try {
+    return await settleGeneration(services.ledger, hold, outcome);
+  } catch (error) {
+    services.logger.error({ err: error, generation: outcome.generationId }, 'settlement failed');
+    return undefined;
+  }
+}
