@@ -1,11 +1,11 @@
 import { stringify } from 'yaml';
 
-const CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format'];
+const CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format', 'logprobs', 'top_logprobs'];
 
 /**
  * The catalogue of the embedded demo: three providers served by the bundled simulator (two over the
- * OpenAI-compatible wire, one over the Anthropic Messages wire) and four models, two of them
- * reasoning. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
+ * OpenAI-compatible wire, one over the Anthropic Messages wire) and five models, two of them
+ * reasoning and one speaking. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
  */
 export function demoCatalogueYaml(simulatorBaseUrl: string): string {
   const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;
@@ -64,6 +64,28 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
             ...demoEndpoint({ provider: 'sim-gamma', upstream: 'claude;reasoning=16;tps=400', prompt: '0.000001', completion: '0.000005' }),
             supported_parameters: ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'reasoning'],
             reasoning: { supported_efforts: ['high', 'medium', 'low'], supports_max_tokens: true },
+          },
+        ],
+      },
+      {
+        id: 'switchyard/demo-voice',
+        name: 'Switchyard: Demo Voice',
+        created: '2025-07-15',
+        family: 'switchyard-demo',
+        description: 'A demo text-to-speech model whose audio (silence) comes from the bundled provider simulator.',
+        tags: ['demo', 'speech'],
+        endpoints: [
+          {
+            provider: 'sim-alpha',
+            upstream_model: 'tts',
+            context_length: 4096,
+            input_modalities: ['text'],
+            output_modalities: ['audio'],
+            supported_parameters: ['seed', 'instructions'],
+            pricing: { character: '0.000015' },
+            speech_envelope: { voices: ['alloy', 'verse'], default_voice: 'alloy', codecs: ['mp3', 'wav', 'pcm', 'mulaw', 'alaw'], min_speed: 0.25, max_speed: 4 },
+            supports_voice_cloning: true,
+            reference_inputs: { audio: { formats: ['wav', 'mp3'] } },
           },
         ],
       },

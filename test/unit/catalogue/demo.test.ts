@@ -54,4 +54,14 @@ describe('demo catalogue', () => {
       for (const endpoint of catalogue.models.get(id)?.endpoints ?? []) expect(endpoint.reasoning).toBeNull();
     }
   });
+
+  test('demo-voice speaks: audio output, a speech envelope, character pricing and voice cloning from wav or mp3', () => {
+    const [voice] = catalogue.models.get('switchyard/demo-voice')?.endpoints ?? [];
+    expect(voice?.outputModalities).toEqual(['audio']);
+    expect(voice?.speechEnvelope?.voices).toEqual(['alloy', 'verse']);
+    expect(voice?.speechEnvelope?.codecs).toContain('mp3');
+    expect(voice?.pricing.prices.character?.text).toBe('0.000015');
+    expect(voice?.supportsVoiceCloning).toBe(true);
+    expect(voice?.referenceInputs?.audio.formats).toEqual(['wav', 'mp3']);
+  });
 });
