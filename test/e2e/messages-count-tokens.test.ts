@@ -81,3 +81,12 @@ describe('POST /messages/count_tokens', () => {
     expect((search.json as ErrorEnvelope).error.message).toMatch(/^tools\[0\]:/);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('lists both messages routes', async () => {
+    const reply = await send(harness, { path: '/openapi.json', key: null });
+    const document = reply.json as { paths: Record<string, unknown> };
+    expect(document.paths).toHaveProperty(['/api/v1/messages']);
+    expect(document.paths).toHaveProperty(['/api/v1/messages/count_tokens']);
+  });
+});
