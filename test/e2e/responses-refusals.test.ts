@@ -61,9 +61,14 @@ describe('other bad input is 400 naming the field', () => {
     ['a function tool with a bad name', { tools: [{ type: 'function', name: 'bad name' }] }, 'tools[0].name'],
     ['tool_choice of another kind', { tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'web_search_preview' } }, 'tool_choice'],
     ['prompt_cache_key over 256 characters', { prompt_cache_key: 'k'.repeat(257) }, 'prompt_cache_key'],
+    ['user over 256 characters', { user: 'u'.repeat(257) }, 'user'],
+    ['models over 20', { models: Array.from({ length: 21 }, (_, i) => `acme/m${i}`) }, 'models'],
+    ['X-Session-Id is checked too', { headersOnly: true }, 'X-Session-Id'],
     ['call-ready tool dispatch', { stream_options: { include_tool_dispatch: true } }, 'stream_options.include_tool_dispatch'],
   ])('%s', async (_label, body, field) => {
-    const reply = await responses(body);
+    const reply = 'headersOnly' in body
+      ? await send(harness, { path: '/responses', headers: { 'x-session-id': 's'.repeat(257) }, body: { model: 'acme/chat', input: 'Hi' } })
+      : await responses(body);
     expect(reply.status).toBe(400);
     const { error } = reply.json as ErrorEnvelope;
     expect(error.metadata.error_type).toBe('invalid_request');

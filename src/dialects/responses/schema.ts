@@ -60,7 +60,7 @@ export const ResponsesRequestSchema = Type.Object(
     include: Type.Optional(Type.Unknown()),
     metadata: Type.Optional(Type.Unknown()),
     parallel_tool_calls: Type.Optional(Type.Boolean()),
-    user: Type.Optional(Type.String()),
+    user: Type.Optional(IdentifierString),
     provider: Type.Optional(ProviderPreferencesSchema),
     route: Type.Optional(RouteAlias),
   },
