@@ -329,6 +329,27 @@ describe('voice cloning', () => {
   });
 });
 
+describe('malformed multipart forms are 400s, never 500s', () => {
+  async function post(body: BodyInit, headers: Record<string, string> = {}): Promise<{ status: number; message: string }> {
+    const response = await fetch(`${harness.baseUrl}/audio/speech`, { method: 'POST', headers: { authorization: `Bearer ${harness.key}`, ...headers }, body });
+    return { status: response.status, message: ((await response.json()) as ErrorEnvelope).error.message };
+  }
+
+  it('an empty form names model; two files, too many fields and a truncated form are refused', async () => {
+    expect(await post(new FormData())).toMatchObject({ status: 400, message: expect.stringMatching(/^model/) as unknown });
+    const two = new FormData();
+    two.append('model', 'acme/tts');
+    two.append('input', 'x');
+    for (const name of ['a.wav', 'b.wav']) two.append('file', new Blob([new Uint8Array(buildWav(0.1))]), name);
+    expect(await post(two)).toEqual({ status: 400, message: 'file: one voice sample per request' });
+    const many = new FormData();
+    for (let i = 0; i < 40; i += 1) many.append(`field${i}`, 'v');
+    expect(await post(many)).toEqual({ status: 400, message: 'body: too many form fields' });
+    const truncated = '--xyz\r\nContent-Disposition: form-data; name="model"\r\n\r\nacme';
+    expect(await post(truncated, { 'content-type': 'multipart/form-data; boundary=xyz' })).toEqual({ status: 400, message: 'body: malformed multipart form' });
+  });
+});
+
 describe('speech request validation', () => {
   it.each([
     [{ input: 'x'.repeat(15_001) }, 'input'],

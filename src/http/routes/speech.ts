@@ -6,6 +6,7 @@ import { SPEECH_LIMITS } from '../../core/speech.js';
 import { SpeechRequestSchema, type SpeechRequestBody } from '../../dialects/speech/schema.js';
 import { decodeSpeechRequest, sampleTooLarge } from '../../dialects/speech/decode.js';
 import { multipartToBody } from '../../dialects/speech/multipart-body.js';
+import { multipartFailure } from '../../dialects/speech/multipart-errors.js';
 import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
@@ -31,11 +32,15 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
       throwFileSizeLimit: false,
       onFile: readSample,
     });
+    // Form-reader failures become the caller's 400; the app's handler renders every error.
+    scope.setErrorHandler((error, request) => {
+      throw request.isMultipart() ? multipartFailure(error) : error;
+    });
     scope.post('/audio/speech', {
       schema: { summary: 'Text to audio', body: SpeechRequestSchema, security: [{ bearer: [] }] },
       onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
       preValidation: async (request) => {
-        if (request.isMultipart()) request.body = multipartToBody(request.body as Record<string, unknown>);
+        if (request.isMultipart()) request.body = multipartToBody((request.body ?? {}) as Record<string, unknown>);
         else dropNullMembers(request.body);
       },
       handler: async (request, reply) => {
