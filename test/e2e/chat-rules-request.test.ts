@@ -31,6 +31,15 @@ beforeAll(async () => {
           { provider: 'sim-b', upstream_model: 'chat;tokens=4' },
         ],
       },
+      { id: 'acme/small', endpoints: [{ provider: 'sim-b', upstream_model: 'chat;tokens=2', context_length: 400 }] },
+      {
+        id: 'acme/picky',
+        endpoints: [
+          { provider: 'sim-a', upstream_model: 'chat;tokens=2;refuse_param=temperature', pricing: { prompt: '0.0000001', completion: '0.0000001' } },
+          { provider: 'sim-b', upstream_model: 'chat;tokens=3' },
+        ],
+      },
+      { id: 'acme/refusing', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2;refuse_param=temperature' }] },
       { id: 'acme/plain', endpoints: [{ provider: 'sim-b', upstream_model: 'chat;tokens=2' }] },
       { id: 'acme/newer', endpoints: [{ provider: 'sim-c', upstream_model: 'chat;tokens=2', max_tokens_parameter: 'max_completion_tokens' }] },
       {
@@ -258,6 +267,52 @@ describe('what reaches the endpoint', () => {
     expect(sent.map((message) => message.role)).toEqual(['system', 'developer', 'user', 'assistant', 'tool', 'assistant', 'user']);
     expect(sent[2]?.content).toEqual(messages[2]?.content);
     expect(sent[5]?.reasoning_details).toEqual([{ type: 'reasoning.text', text: 'checked', index: 0 }]);
+  });
+});
+
+describe('ceiling and window', () => {
+  it('a ceiling the window cannot hold beside the prompt is trimmed to fit, never refused', async () => {
+    const body = await served({ model: 'acme/small', max_tokens: 5000 });
+    const ceiling = Number(body.max_tokens);
+    expect(ceiling).toBeLessThan(400);
+    expect(ceiling).toBeGreaterThan(300);
+  });
+
+  it('middle-out drops middle turns, keeping the system prompt, the first turn and the last, until the prompt fits', async () => {
+    const filler = 'lorem ipsum dolor sit amet '.repeat(12);
+    const messages = [
+      { role: 'system', content: 'Be brief' },
+      ...Array.from({ length: 12 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `turn ${i} ${filler}` })),
+      { role: 'user', content: 'And finally?' },
+    ];
+    const refused = await chat({ model: 'acme/small', messages });
+    expect(refused.status).toBe(503);
+    const body = await served({ model: 'acme/small', messages, max_tokens: 50, transforms: ['middle-out'] });
+    const sent = (body.messages as Array<{ content: string }>).map((message) => message.content);
+    expect(sent.length).toBeLessThan(messages.length);
+    expect(sent[0]).toBe('Be brief');
+    expect(sent[1]).toMatch(/^turn 0 /);
+    expect(sent.at(-1)).toBe('And finally?');
+  });
+});
+
+describe('an endpoint rejecting the request', () => {
+  it('is failed over: the next endpoint serves', async () => {
+    const reply = await chat({ model: 'acme/picky', temperature: 0.5 });
+    expect(reply.status).toBe(200);
+    expect(harness.sim.requests().map((request) => (request.body as { model: string }).model)).toEqual([
+      'chat;tokens=2;refuse_param=temperature',
+      'chat;tokens=3',
+    ]);
+  });
+
+  it('when no other can serve, is a 400 provider_error carrying the provider diagnostics', async () => {
+    const reply = await chat({ model: 'acme/refusing', temperature: 0.5 });
+    expect(reply.status).toBe(400);
+    const error = envelope(reply);
+    expect(error.metadata).toMatchObject({ error_type: 'provider_error', provider_name: 'Sim A', provider_status: 400, provider_code: 'unsupported_parameter' });
+    expect(String(error.metadata.provider_message)).toContain("'temperature'");
+    expect(String(error.metadata.raw)).toContain('unsupported_parameter');
   });
 });
 
