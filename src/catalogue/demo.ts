@@ -2,10 +2,40 @@ import { stringify } from 'yaml';
 
 const CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format', 'logprobs', 'top_logprobs'];
 
+/** An embeddings model and a rerank model, both answered by the simulator over the OpenAI-compatible wire. */
+const DEMO_OPERATION_MODELS = [
+  {
+    id: 'switchyard/demo-embed',
+    name: 'Switchyard: Demo Embed',
+    created: '2025-07-15',
+    description: 'A demo embeddings model answered by the bundled provider simulator.',
+    tags: ['demo', 'embeddings'],
+    endpoints: [{
+      provider: 'sim-alpha',
+      upstream_model: 'embed;dims=256',
+      context_length: 8192,
+      input_modalities: ['text'],
+      output_modalities: ['embeddings'],
+      supported_dimensions: [64, 128, 256],
+      supported_parameters: [],
+      pricing: { prompt: '0.00000002' },
+    }],
+  },
+  {
+    id: 'switchyard/demo-rerank',
+    name: 'Switchyard: Demo Rerank',
+    created: '2025-07-15',
+    description: 'A demo rerank model answered by the bundled provider simulator.',
+    tags: ['demo', 'rerank'],
+    endpoints: [{ provider: 'sim-alpha', upstream_model: 'rerank', context_length: 4096, output_modalities: ['rerank'], supported_parameters: [], pricing: { request: '0.001' } }],
+  },
+];
+
 /**
  * The catalogue of the embedded demo: three providers served by the bundled simulator (two over the
- * OpenAI-compatible wire, one over the Anthropic Messages wire) and five models, two of them
- * reasoning and one speaking. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
+ * OpenAI-compatible wire, one over the Anthropic Messages wire), four chat models (two of them
+ * reasoning), a speaking model, an embeddings model and a rerank model. The simulator reads its
+ * behaviour from the upstream model name (`chat;tps=400`).
  */
 export function demoCatalogueYaml(simulatorBaseUrl: string): string {
   const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;
@@ -89,6 +119,7 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
           },
         ],
       },
+      ...DEMO_OPERATION_MODELS,
     ],
   };
   return `# Demo catalogue: every provider is the bundled simulator.\n${stringify(document, { aliasDuplicateObjects: false })}`;

@@ -64,4 +64,13 @@ describe('demo catalogue', () => {
     expect(voice?.supportsVoiceCloning).toBe(true);
     expect(voice?.referenceInputs?.audio.formats).toEqual(['wav', 'mp3']);
   });
+
+  test('demo-embed serves embeddings in three widths and demo-rerank serves rerank, both over the openai wire', () => {
+    const [embed] = catalogue.models.get('switchyard/demo-embed')?.endpoints ?? [];
+    expect(embed?.outputModalities).toEqual(['embeddings']);
+    expect(embed?.supportedDimensions).toEqual([64, 128, 256]);
+    const [rerank] = catalogue.models.get('switchyard/demo-rerank')?.endpoints ?? [];
+    expect(rerank?.outputModalities).toEqual(['rerank']);
+    expect(rerank?.provider.api).toBe('openai');
+  });
 });
