@@ -1,4 +1,4 @@
-import { toEnvelope, type GatewayError } from '../../core/errors.js';
+import { toEnvelope, type ErrorCode, type GatewayError } from '../../core/errors.js';
 
 /** The Anthropic API's error types, by the shared envelope's `error_type`. */
 const ERROR_TYPES: Record<string, string> = {
@@ -10,20 +10,25 @@ const ERROR_TYPES: Record<string, string> = {
   not_found: 'not_found_error',
   payload_too_large: 'request_too_large',
   rate_limit_exceeded: 'rate_limit_error',
-  provider_overloaded: 'overloaded_error',
   timeout: 'timeout_error',
 };
+
+/**
+ * The overload class: a provider rate limiting, the instance restarting (before or during an
+ * answer), the service briefly unable to finish — all worth repeating shortly.
+ */
+const OVERLOAD_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['provider_rate_limited', 'restarting', 'server_unavailable']);
 
 /** A provider status that means "overloaded" whatever the shared envelope calls it (Anthropic's 529). */
 const OVERLOADED_PROVIDER_STATUS = 529;
 
 /**
- * This dialect's error type: the overload class (a provider rate limiting or overloaded, the
- * instance restarting) is `overloaded_error`; the rest follow the table, else
- * `invalid_request_error` for 4xx and `api_error` for 5xx.
+ * This dialect's error type: the overload class (and a provider answering 529) is
+ * `overloaded_error`; the rest follow the table, else `invalid_request_error` for 4xx and
+ * `api_error` for 5xx.
  */
 export function messagesErrorType(error: GatewayError): string {
-  if (error.metadata.provider_status === OVERLOADED_PROVIDER_STATUS) return 'overloaded_error';
+  if (OVERLOAD_CODES.has(error.code) || error.metadata.provider_status === OVERLOADED_PROVIDER_STATUS) return 'overloaded_error';
   return ERROR_TYPES[error.errorType] ?? (error.status < 500 ? 'invalid_request_error' : 'api_error');
 }
 

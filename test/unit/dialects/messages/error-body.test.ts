@@ -15,6 +15,7 @@ describe('messages dialect error types', () => {
     ['rate_limit_exceeded', 'rate_limit_error'],
     ['provider_rate_limited', 'overloaded_error'],
     ['restarting', 'overloaded_error'],
+    ['server_unavailable', 'overloaded_error'],
     ['client_timeout', 'timeout_error'],
     ['upstream_timeout', 'timeout_error'],
     ['server', 'api_error'],
