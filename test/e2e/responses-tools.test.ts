@@ -19,7 +19,15 @@ beforeAll(async () => {
     models: [
       { id: 'acme/caller', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tools' }] },
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=3' }] },
-      { id: 'acme/vision', endpoints: [{ provider: 'sim-b', upstream_model: 'chat;tokens=3', input_modalities: ['text', 'image'] }] },
+      {
+        id: 'acme/vision',
+        endpoints: [{
+          provider: 'sim-b',
+          upstream_model: 'chat;tokens=3',
+          input_modalities: ['text', 'image'],
+          supported_parameters: ['max_tokens', 'tools', 'tool_choice', 'parallel_tool_calls'],
+        }],
+      },
     ],
   });
 });
@@ -130,6 +138,25 @@ describe('function calls', () => {
     expect(lastUpstreamBody().tools).toEqual([{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }]);
     await send(harness, { path: '/responses', body: { model: 'acme/chat', input: 'Hi', tools: [{ type: 'web_search_preview' }] } });
     expect(lastUpstreamBody()).not.toHaveProperty('tools');
+  });
+
+  it('parallel_tool_calls is advisory: sent where declared, dropped (never refused) elsewhere', async () => {
+    const body = { input: 'Hi', tools: [WEATHER], parallel_tool_calls: false };
+    expect((await send(harness, { path: '/responses', body: { ...body, model: 'acme/vision' } })).status).toBe(200);
+    expect(lastUpstreamBody().parallel_tool_calls).toBe(false);
+    expect((await send(harness, { path: '/responses', body: { ...body, model: 'acme/chat' } })).status).toBe(200);
+    expect(lastUpstreamBody()).not.toHaveProperty('parallel_tool_calls');
+  });
+
+  it('tool_choice reaches the endpoint in the chat shape, a namespaced function under its flat name', async () => {
+    const namespaced = { type: 'namespace', name: 'weather', description: 'Weather tools', tools: [{ type: 'function', name: 'forecast' }] };
+    await send(harness, {
+      path: '/responses',
+      body: { model: 'acme/caller', input: 'Weather in Paris today', tools: [WEATHER, namespaced], tool_choice: { type: 'function', name: 'forecast', namespace: 'weather' } },
+    });
+    expect(lastUpstreamBody().tool_choice).toEqual({ type: 'function', function: { name: 'weather__forecast' } });
+    await send(harness, { path: '/responses', body: { model: 'acme/caller', input: 'Weather in Paris today', tools: [WEATHER], tool_choice: 'required' } });
+    expect(lastUpstreamBody().tool_choice).toBe('required');
   });
 
   it('a tool_choice naming no declared function is 400 naming tool_choice.name', async () => {
