@@ -34,7 +34,16 @@ export function readOperationDeclarations(
   return { supportedDimensions: readWidths(fields) };
 }
 
+/** Wire formats that carry nothing but operations: every output they declare must be one of these. */
+const OPERATION_ONLY_APIS: Readonly<Partial<Record<UpstreamApi, readonly string[]>>> = { cohere: ['rerank'] };
+
 function checkOperationApis(fields: MappingReader, outputModalities: readonly string[], provider: ProviderEntry): void {
+  const only = OPERATION_ONLY_APIS[provider.api];
+  const beyond = only ? outputModalities.filter((output) => !only.includes(output)) : [];
+  if (only && beyond.length > 0) {
+    fields.problem('output_modalities', `the ${provider.api} wire of provider "${provider.slug}" serves only ${only.join(', ')} (not ${beyond.join(', ')})`);
+    return;
+  }
   for (const [operation, apis] of Object.entries(OPERATION_APIS)) {
     if (outputModalities.includes(operation) && !apis.includes(provider.api)) {
       fields.problem('output_modalities', `${operation} is not served over the ${provider.api} wire format of provider "${provider.slug}" (use ${apis.join(' or ')})`);

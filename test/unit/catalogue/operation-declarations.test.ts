@@ -42,8 +42,16 @@ describe('operation declarations of an endpoint', () => {
     const document = catalogueDocument([endpointDocument({ output_modalities: ['embeddings'] })]);
     document.providers = [{ ...providerDocument(), api: 'cohere' }];
     expect(problemsOf(document)).toEqual([
-      `${at}.output_modalities: embeddings is not served over the cohere wire format of provider "sim-alpha" (use openai)`,
+      `${at}.output_modalities: the cohere wire of provider "sim-alpha" serves only rerank (not embeddings)`,
     ]);
+    const anthropic = catalogueDocument([endpointDocument({ output_modalities: ['text', 'rerank'] })]);
+    anthropic.providers = [{ ...providerDocument(), api: 'anthropic' }];
+    expect(problemsOf(anthropic)).toEqual([
+      `${at}.output_modalities: rerank is not served over the anthropic wire format of provider "sim-alpha" (use openai or cohere)`,
+    ]);
+    const cohereChat = catalogueDocument([endpointDocument({})]);
+    cohereChat.providers = [{ ...providerDocument(), api: 'cohere' }];
+    expect(problemsOf(cohereChat)).toEqual([`${at}.output_modalities: the cohere wire of provider "sim-alpha" serves only rerank (not text)`]);
     const rerank = catalogueDocument([endpointDocument({ output_modalities: ['rerank'] })]);
     rerank.providers = [{ ...providerDocument(), api: 'cohere' }];
     expect(problemsOf(rerank)).toEqual([]);
