@@ -20,6 +20,9 @@ import { ensureDemoKey } from './demo.js';
 import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
 import { startHoldReconciler } from './hold-reconciler.js';
 
+/** Time after the drain grace for restart 503s to reach their callers before connections are closed. */
+const FORCE_CLOSE_MARGIN_MS = 1_000;
+
 export interface GatewayOptions {
   /** Catalogue YAML; without one the embedded demo runs (bundled simulator, demo account). */
   configPath?: string;
@@ -94,10 +97,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     async close() {
       stopWatching();
       stopReconciler();
-      // New requests get the restart 503 at once; those in flight may finish within the grace period.
+      // New requests get the restart 503 at once; those in flight may finish within the grace period,
+      // then end with the restart 503; a moment later connections still open (one that never sent a
+      // request, a stuck socket) are closed so the drain always ends.
       const grace = setTimeout(() => restart.abort(), settings.drainGraceMs);
+      const force = setTimeout(() => app.server.closeAllConnections(), settings.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
       await app.close();
       clearTimeout(grace);
+      clearTimeout(force);
       await transport.close();
       await store.close();
       await simulator?.close();

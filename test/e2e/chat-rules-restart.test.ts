@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSse, send, startHarness, type Harness } from './harness.js';
 
@@ -55,5 +56,18 @@ describe('restart', () => {
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(refused.headers.get('x-should-retry')).toBe('true');
     expect(refused.json).toMatchObject({ error: { code: 503, message: expect.stringMatching(/retry in 5 seconds/), metadata: { error_type: 'server' } } });
+  });
+});
+
+describe('the drain', () => {
+  it('ends even when a connection never sends a request', async () => {
+    const quiet = await startHarness({ models: [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] }], settings: { drainGraceMs: 10 } });
+    const idle = connect({ host: '127.0.0.1', port: Number(new URL(quiet.baseUrl).port) });
+    await new Promise((resolve) => idle.once('connect', resolve));
+    const dropped = new Promise((resolve) => idle.once('close', resolve));
+    idle.resume();
+    await quiet.gateway.close();
+    await dropped;
+    await quiet.sim.close();
   });
 });
