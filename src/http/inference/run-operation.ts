@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeOperationCost } from '../../billing/operation-pricing.js';
-import { settleGeneration } from '../../core/accounting.js';
 import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
 import { failuresToError } from '../../core/failure-error.js';
 import type { DecodedOperation } from '../../core/operation.js';
 import type { Services } from '../services.js';
 import type { OperationBinding } from './operation-binding.js';
 import { clientSignal } from './client-signal.js';
+import { settleOrLog, unrecordedError } from './settlement.js';
+import { cutByRestartError } from '../drain.js';
 import { prepareInference } from './prepare.js';
 import { recordServed, replyMeta, startOutcome } from './outcome.js';
 
@@ -26,14 +27,14 @@ export async function runOperation<Body, Ask, Result>(
   const outcome = startOutcome(prepared, false);
   let answer: Answer<Result>;
   try {
-    answer = await services.executor.unary(decoded.ask, prepared.plan, clientSignal(reply), binding.adapters);
+    answer = await services.executor.unary(decoded.ask, prepared.plan, clientSignal(reply, services.restart), binding.adapters);
   } catch (error) {
     if (!(error instanceof AllAttemptsFailed)) {
       await services.ledger.release(prepared.hold);
       throw error;
     }
-    outcome.error = failuresToError(error.failures);
-    await settleGeneration(services.ledger, prepared.hold, outcome);
+    outcome.error = services.restart.aborted ? cutByRestartError() : failuresToError(error.failures);
+    await settleOrLog(services, prepared.hold, outcome);
     throw outcome.error;
   }
   const usage = binding.usage(answer.events);
@@ -43,8 +44,9 @@ export async function runOperation<Body, Ask, Result>(
   if (usage.promptTokens !== undefined) outcome.usage = { promptTokens: usage.promptTokens };
   const upstreamId = binding.upstreamId(answer.events);
   if (upstreamId) outcome.upstreamId = upstreamId;
-  const cost = await settleGeneration(services.ledger, prepared.hold, outcome, (pricing, _outcome, now) => computeOperationCost(pricing, usage, now));
+  const cost = await settleOrLog(services, prepared.hold, outcome, (pricing, _outcome, now) => computeOperationCost(pricing, usage, now));
   recordServed(services.state, outcome);
+  if (cost === undefined) throw unrecordedError();
   const meta = replyMeta(prepared, answer.attempt);
   return reply.header('x-provider-name', meta.provider).send(binding.encode(answer.events, meta, decoded.ask, cost));
 }

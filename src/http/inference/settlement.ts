@@ -1,4 +1,4 @@
-import { settleGeneration, type GenerationOutcome } from '../../core/accounting.js';
+import { settleGeneration, type GenerationOutcome, type OutcomePricer } from '../../core/accounting.js';
 import { GatewayError } from '../../core/errors.js';
 import type { Hold } from '../../billing/types.js';
 import type { Services } from '../services.js';
@@ -13,9 +13,9 @@ export function unrecordedError(): GatewayError {
  * the charge is undefined: the reply then ends without its usage, and the hold expires and is
  * released by the reconciler, so nothing is charged twice.
  */
-export async function settleOrLog(services: Services, hold: Hold, outcome: GenerationOutcome): Promise<number | undefined> {
+export async function settleOrLog(services: Services, hold: Hold, outcome: GenerationOutcome, price?: OutcomePricer): Promise<number | undefined> {
   try {
-    return await settleGeneration(services.ledger, hold, outcome);
+    return await settleGeneration(services.ledger, hold, outcome, price);
   } catch (error) {
     services.logger.error({ err: error, generation: outcome.generationId }, 'settlement failed');
     return undefined;
