@@ -81,6 +81,14 @@ describe('other bad input is 400 naming the field', () => {
     expect(reply.json).toMatchObject({ error: { type: 'invalid_request_error', code: null, metadata: { error_type: 'invalid_request' } } });
   });
 
+  it('a streamed request with a bad key is refused before its stream in the dialect body', async () => {
+    const reply = await send(harness, { path: '/responses', key: 'sk-nope', body: { model: 'acme/chat', input: 'Hi', stream: true } });
+    expect(reply.status).toBe(401);
+    expect(reply.json).toMatchObject({ error: { type: 'invalid_request_error', code: null, metadata: { error_type: 'authentication' } } });
+    const plain = await send(harness, { path: '/responses', key: 'sk-nope', body: { model: 'acme/chat', input: 'Hi' } });
+    expect(plain.json).toMatchObject({ error: { code: 401, metadata: { error_type: 'authentication' } } });
+  });
+
   it('an unknown model is 404', async () => {
     const reply = await send(harness, { path: '/responses', body: { model: 'acme/nowhere', input: 'Hi' } });
     expect(reply.status).toBe(404);
