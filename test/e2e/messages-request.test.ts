@@ -14,6 +14,13 @@ beforeAll(async () => {
     models: [
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', input_modalities: ['text', 'image', 'file'] }] },
       {
+        id: 'acme/pair',
+        endpoints: [
+          { provider: 'sim-a', upstream_model: 'chat;tokens=3', pricing: { prompt: '0.0000001', completion: '0.0000001' } },
+          { provider: 'sim-c', upstream_model: 'chat;tokens=4' },
+        ],
+      },
+      {
         id: 'acme/sampler',
         endpoints: [{
           provider: 'sim-b',
@@ -206,6 +213,18 @@ describe('a messages request reaches the endpoint in the core shape', () => {
     expect(upstream.headers['x-session-id']).toBeUndefined();
     expect(upstream.body).not.toHaveProperty('session_id');
     expect(upstream.body).not.toHaveProperty('prompt_cache_key');
+  });
+
+  it('the same X-Session-Id prefers the endpoint that served the conversation; a body session_id does not', async () => {
+    const turn = async (extra: Record<string, unknown>, headers: Record<string, string> = {}): Promise<string> => {
+      const reply = await send(harness, { path: '/messages', headers, body: { model: 'acme/pair', max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }], ...extra } });
+      expect(reply.status).toBe(200);
+      return reply.headers.get('x-provider-name') ?? '';
+    };
+    expect(await turn({ provider: { order: ['sim-c'] } }, { 'x-session-id': 'conversation-9' })).toBe('Sim C');
+    expect(await turn({}, { 'x-session-id': 'conversation-9' })).toBe('Sim C');
+    expect(await turn({}, { 'x-session-id': 'conversation-10' })).toBe('Sim A');
+    expect(await turn({ session_id: 'conversation-9' })).toBe('Sim A');
   });
 
   it('members sent as null read as absent', async () => {
