@@ -22,6 +22,7 @@ beforeAll(async () => {
         endpoints: [{ provider: 'sim-b', upstream_model: 'chat;reasoning=6', supported_parameters: ['max_tokens', 'tools', 'tool_choice', 'reasoning'] }],
       },
     ],
+    settings: { keepAliveMs: 50 },
   });
   const provider = createOpenRouter({ baseURL: harness.baseUrl, apiKey: harness.key, appName: 'ai-sdk e2e', appUrl: 'https://e2e.example' });
   model = (id) => provider.chat(id);
@@ -97,6 +98,11 @@ describe('ai streamText', () => {
     expect(text).toBe('Hello from the provider simulator,');
     expect(await result.finishReason).toBe('stop');
     expect((await result.usage).outputTokens).toBe(6);
+  });
+
+  it('ignores the keep-alive comments of a slow stream', async () => {
+    const result = streamText({ model: model('acme/chat'), prompt: 'Slow [[sim tokens=3 ttft=300]]', maxRetries: 0 });
+    expect(await result.text).toBe('Hello from the');
   });
 
   it('streams a tool call the client can run', async () => {

@@ -29,6 +29,7 @@ beforeAll(async () => {
         endpoints: [{ provider: 'sim-c', upstream_model: 'chat;image=4x3', output_modalities: ['text', 'image'], pricing: { prompt: '0.000001', completion: '0.000002', image_megapixel: '0.04' } }],
       },
     ],
+    settings: { keepAliveMs: 50 },
   });
   client = new OpenRouter({ serverURL: harness.baseUrl, apiKey: harness.key, retryConfig: { strategy: 'none' } });
 });
@@ -88,6 +89,28 @@ describe('@openrouter/sdk chat.send, not streamed', () => {
     const reply = await whole({ model: 'acme/painter', modalities: ['image', 'text'], messages: [{ role: 'user', content: 'Draw [[sim tokens=2]]' }] });
     const url = reply.choices[0]?.message.images?.[0]?.imageUrl.url;
     expect(url).toMatch(/^data:image\/png;base64,/);
+  });
+});
+
+describe('@openrouter/sdk chat.send, other reply shapes', () => {
+  it('reads a refusal', async () => {
+    const reply = await whole({ model: 'acme/chat', messages: [{ role: 'user', content: 'No [[sim refusal]]' }] });
+    expect(reply.choices[0]?.message.refusal).toBe("I can't help with that.");
+  });
+
+  it('reads a picture the endpoint hosts, passed through by URL', async () => {
+    const reply = await whole({ model: 'acme/chat', messages: [{ role: 'user', content: 'Draw [[sim tokens=2 image_url=https://cdn.example/p.png]]' }] });
+    expect(reply.choices[0]?.message.images?.[0]?.imageUrl.url).toBe('https://cdn.example/p.png');
+  });
+
+  it('reads a finish reason the provider named its own way', async () => {
+    const reply = await whole({ model: 'acme/chat', messages: [{ role: 'user', content: 'Hi [[sim tokens=2 native_finish=end_turn]]' }] });
+    expect(reply.choices[0]?.finishReason).toBe('stop');
+  });
+
+  it('ignores the keep-alive comments of a slow stream', async () => {
+    const received = await chunks({ model: 'acme/chat', messages: [{ role: 'user', content: 'Slow [[sim tokens=3 ttft=300]]' }] });
+    expect(received.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('Hello from the');
   });
 });
 
