@@ -102,10 +102,15 @@ describe('rerank reply', () => {
   it('a document object with an unknown member or without text is refused with 400 naming the document', async () => {
     const unknown = await rerank({ documents: ['fine', { text: 'x', body: 'y' }] });
     expect(unknown.status).toBe(400);
-    expect((unknown.json as ErrorEnvelope).error.message).toMatch(/^documents\[1\]/);
+    expect((unknown.json as ErrorEnvelope).error.message).toMatch(/^documents\[1\]\.body: unknown member/);
     const textless = await rerank({ documents: [{ title: 'only a title' }] });
     expect(textless.status).toBe(400);
-    expect((textless.json as ErrorEnvelope).error.message).toMatch(/^documents\[0\]/);
+    expect((textless.json as ErrorEnvelope).error.message).toMatch(/^documents\[0\]\.text: is required/);
+    const badTitle = await rerank({ documents: [{ text: 'x', title: 7 }] });
+    expect((badTitle.json as ErrorEnvelope).error.message).toMatch(/^documents\[0\]\.title/);
+    const number = await rerank({ documents: ['x', 5] });
+    expect(number.status).toBe(400);
+    expect((number.json as ErrorEnvelope).error.message).toMatch(/^documents\[1\]/);
   });
 
   it('an empty documents list or a missing query is refused with 400', async () => {

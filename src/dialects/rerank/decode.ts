@@ -4,11 +4,12 @@ import type { CoreRequest } from '../../core/request.js';
 import { countText } from '../../core/token-estimate.js';
 import { readAttribution, readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
 import { readProviderPreferences } from '../shared/provider-preferences.js';
-import type { RerankDocumentBody, RerankRequestBody } from './schema.js';
+import type { RerankRequestBody } from './schema.js';
+import { readDocument, scoredText } from './documents.js';
 
 /** Rerank wire → the routing request, the planner's facts and the core ask. */
 export function decodeRerankRequest(body: RerankRequestBody, headers: HeaderBag): DecodedOperation<RerankAsk> {
-  const texts = body.documents.map(scoredText);
+  const texts = body.documents.map((document, index) => scoredText(readDocument(document, index)));
   const ask: RerankAsk = { query: body.query, documents: body.documents, texts, returnDocuments: body.return_documents === true };
   if (body.top_n !== undefined) ask.topN = body.top_n;
   if (body.user !== undefined) ask.user = body.user;
@@ -28,12 +29,6 @@ export function decodeRerankRequest(body: RerankRequestBody, headers: HeaderBag)
   const provider = readProviderPreferences(body.provider);
   if (provider) request.provider = provider;
   return { request, facts: rerankFacts(body.query, texts), ask };
-}
-
-/** What is scored for one document: a string as it is; an object's text, after its title when it has one. */
-export function scoredText(document: RerankDocumentBody): string {
-  if (typeof document === 'string') return document;
-  return document.title ? `${document.title}\n${document.text}` : document.text;
 }
 
 /**

@@ -1,28 +1,24 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdentifierString, ProviderPreferencesSchema } from '../shared/routing-schema.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
-
 /**
- * A document object: `text` is what is scored; `title`, when given, is scored too as the text's
- * first line; `id` and `metadata` are the caller's own, never sent upstream. Echoed exactly.
+ * A document is a string or an object: `text` (required) is what is scored; `title`, when given, is
+ * scored too as the text's first line; `id` and `metadata` are the caller's own, never sent upstream.
+ * Objects are checked member by member when decoding, so a problem names its member.
  */
-export const RerankDocumentObject = Type.Object(
-  {
-    text: Type.String(),
-    title: Nullable(Type.String()),
-    id: Nullable(Type.String()),
-    metadata: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
+export interface RerankDocumentObject {
+  text: string;
+  title?: string | null;
+  id?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
 
 /** The body of POST /rerank (spec 01). Unknown members are accepted and not forwarded. */
 export const RerankRequestSchema = Type.Object(
   {
     model: Type.String({ minLength: 1 }),
     query: Type.String(),
-    documents: Type.Array(Type.Union([Type.String(), RerankDocumentObject]), { minItems: 1 }),
+    documents: Type.Array(Type.Union([Type.String(), Type.Object({}, { additionalProperties: true })]), { minItems: 1 }),
     top_n: Type.Optional(Type.Integer({ minimum: 1 })),
     return_documents: Type.Optional(Type.Boolean()),
     user: Type.Optional(IdentifierString),
@@ -31,5 +27,5 @@ export const RerankRequestSchema = Type.Object(
   { additionalProperties: true },
 );
 
-export type RerankRequestBody = Static<typeof RerankRequestSchema>;
-export type RerankDocumentBody = RerankRequestBody['documents'][number];
+export type RerankRequestBody = Omit<Static<typeof RerankRequestSchema>, 'documents'> & { documents: (string | Record<string, unknown>)[] };
+export type RerankDocumentBody = string | RerankDocumentObject;
