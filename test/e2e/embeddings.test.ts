@@ -30,6 +30,7 @@ beforeAll(async () => {
         endpoints: [embeddingsEndpoint('sim-a', 'embed;split', { input_modalities: ['text', 'image', 'audio'], supported_dimensions: [4, 8] })],
       },
       { id: 'acme/embed-quiet', endpoints: [embeddingsEndpoint('sim-b', 'embed;no_usage')] },
+      { id: 'acme/embed-short', endpoints: [embeddingsEndpoint('sim-a', 'embed', { context_length: 16 })] },
       { id: 'acme/embed-typed', endpoints: [embeddingsEndpoint('sim-c', 'embed', { supported_parameters: ['input_type'] })] },
       { id: 'acme/embed-zero', endpoints: [embeddingsEndpoint('sim-b', 'embed;zero_usage')] },
       { id: 'acme/embed-per-request', endpoints: [embeddingsEndpoint('sim-c', 'embed', { pricing: { request: '0.0002' } })] },
@@ -217,6 +218,18 @@ describe('embeddings routing rules', () => {
     expect(reply.status).toBe(502);
     expect((reply.json as ErrorEnvelope).error.message).toMatch(/no endpoint serves embeddings/);
     expect(harness.sim.requests()).toHaveLength(0);
+  });
+});
+
+describe('embeddings window', () => {
+  it('each input must fit the window on its own; a batch larger than the window in total is served', async () => {
+    const batch = Array.from({ length: 12 }, (_, index) => `short passage ${index}`);
+    const served = replyOf(await send(harness, { path: '/embeddings', body: { model: 'acme/embed-short', input: batch } }));
+    expect(served.data).toHaveLength(12);
+    expect(served.usage.prompt_tokens).toBeGreaterThan(16);
+    const long = await send(harness, { path: '/embeddings', body: { model: 'acme/embed-short', input: ['short', 'word '.repeat(40)] } });
+    expect(long.status).toBe(503);
+    expect((long.json as ErrorEnvelope).error.message).toMatch(/context window of 16/);
   });
 });
 
