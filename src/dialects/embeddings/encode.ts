@@ -31,12 +31,11 @@ export function encodeEmbeddingsReply(result: EmbeddingsResult, meta: ReplyMeta,
 }
 
 function replyUsage(result: EmbeddingsResult, ask: EmbeddingsAsk, cost: number): EmbeddingsReplyUsage {
-  const usage: EmbeddingsReplyUsage = { cost };
   const { promptTokens, split } = result.usage;
-  if (promptTokens !== undefined) {
-    usage.prompt_tokens = promptTokens;
-    usage.total_tokens = promptTokens;
-  }
-  if (ask.modalities.size > 1 && split && Object.keys(split).length > 0) usage.prompt_tokens_details = { ...split };
-  return usage;
+  const mixed = ask.modalities.size > 1 && split !== undefined && Object.keys(split).length > 0;
+  return {
+    ...(promptTokens !== undefined && { prompt_tokens: promptTokens, total_tokens: promptTokens }),
+    ...(mixed && { prompt_tokens_details: { ...split } }),
+    cost,
+  };
 }

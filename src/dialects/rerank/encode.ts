@@ -15,9 +15,11 @@ export interface RerankReplyUsage {
 export function encodeRerankReply(result: RerankResult, meta: ReplyMeta, ask: RerankAsk, cost: number): Record<string, unknown> {
   const ordered = [...result.scores].sort((a, b) => b.relevanceScore - a.relevanceScore || a.index - b.index);
   const kept = ask.topN === undefined ? ordered : ordered.slice(0, ask.topN);
-  const usage: RerankReplyUsage = { cost };
-  if (result.usage.searchUnits !== undefined) usage.search_units = result.usage.searchUnits;
-  if (result.usage.totalTokens !== undefined) usage.total_tokens = result.usage.totalTokens;
+  const usage: RerankReplyUsage = {
+    ...(result.usage.searchUnits !== undefined && { search_units: result.usage.searchUnits }),
+    ...(result.usage.totalTokens !== undefined && { total_tokens: result.usage.totalTokens }),
+    cost,
+  };
   return {
     id: meta.id,
     model: meta.model,
