@@ -36,7 +36,7 @@ interface RerankReply {
   model: string;
   provider: string;
   results: { index: number; relevance_score: number; document?: unknown }[];
-  usage: { search_units?: number; total_tokens?: number; cost: number };
+  usage: { search_units: number | null; total_tokens: number | null; cost: number };
 }
 
 function rerank(body: Record<string, unknown>): Promise<RawReply> {
@@ -133,7 +133,7 @@ describe('rerank wires', () => {
     const reply = replyOf(await send(harness, { path: '/rerank', body: { model: 'acme/rerank-tokens', query: QUERY, documents: DOCUMENTS } }));
     expect(harness.sim.requests().at(-1)?.path).toBe('/v1/rerank');
     expect(reply.results.map((result) => result.index)).toEqual([1, 2, 3, 0]);
-    expect(reply.usage.search_units).toBeUndefined();
+    expect(reply.usage.search_units).toBeNull();
   });
 
   it('an endpoint that does not serve rerank fails over to the next; a model with none gives 502', async () => {
@@ -192,8 +192,8 @@ describe('rerank billing', () => {
     ]);
   });
 
-  it('unreported counts are omitted and a prompt price without a count charges nothing', async () => {
+  it('unreported counts are null and a prompt price without a count charges nothing', async () => {
     const reply = replyOf(await send(harness, { path: '/rerank', body: { model: 'acme/rerank-quiet', query: QUERY, documents: DOCUMENTS } }));
-    expect(reply.usage).toEqual({ cost: 0 });
+    expect(reply.usage).toEqual({ search_units: null, total_tokens: null, cost: 0 });
   });
 });
