@@ -12,12 +12,18 @@ import { encodeChatLogprobs } from './logprobs.js';
  */
 export class ChatStreamWriter {
   private roleSent = false;
+  /** The members every chunk opens with, serialised once: `{"id":…,"provider":…` without the brace that closes it. */
+  private readonly headJson: string;
 
-  constructor(private readonly meta: ReplyMeta) {}
+  constructor(private readonly meta: ReplyMeta) {
+    this.headJson = JSON.stringify(this.head()).slice(0, -1);
+  }
 
   write(event: CoreEvent): string {
     switch (event.type) {
       case 'text.delta':
+        // the most frequent frame by far: framed directly, same bytes as `delta({content})`
+        if (this.roleSent) return this.frame(`[{"index":0,"delta":{"content":${JSON.stringify(event.text)}},"finish_reason":null}]`);
         return this.delta({ content: event.text });
       case 'reasoning.delta': {
         const detail = reasoningDetail(event.kind, event.text, event.index, event);
@@ -86,7 +92,11 @@ export class ChatStreamWriter {
   }
 
   private chunk(choices: unknown[]): string {
-    return sseData({ ...this.head(), choices });
+    return this.frame(JSON.stringify(choices));
+  }
+
+  private frame(choicesJson: string): string {
+    return `data: ${this.headJson},"choices":${choicesJson}}\n\n`;
   }
 
   private head(): Record<string, unknown> {
