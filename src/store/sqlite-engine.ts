@@ -28,6 +28,25 @@ export function openSqliteEngine(path: string): SqliteEngine {
   return {
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
     database,
-    dataVersion: () => dataVersion.get() ?? 0,
+    dataVersion: oncePerTurn(() => dataVersion.get() ?? 0),
+  };
+}
+
+/**
+ * `read`, asked at most once per turn of the event loop: the requests that arrive together share one
+ * reading. Another process's commit can only be noticed between turns anyway, so nothing is seen later.
+ */
+function oncePerTurn<T>(read: () => T): () => T {
+  let value: T;
+  let fresh = false;
+  return () => {
+    if (!fresh) {
+      value = read();
+      fresh = true;
+      setImmediate(() => {
+        fresh = false;
+      });
+    }
+    return value;
   };
 }

@@ -13,12 +13,12 @@ describe('chat stream frames', () => {
   it('text deltas are full chunks: the role on the first, the content escaped exactly', () => {
     const writer = new ChatStreamWriter(META);
     const head = { id: 'gen-1', object: 'chat.completion.chunk', created: 1700000000, model: 'acme/chat "quoted"', provider: 'Sim \u00e9' };
-    expect(parsed(writer.write({ type: 'text.delta', text: 'Hi' }))).toEqual({
+    expect(parsed(writer.write({ type: 'text.delta', index: 0, text: 'Hi' }))).toEqual({
       ...head,
       choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }],
     });
     const text = 'line\n"two"\u2028\\ \ud83d\ude00';
-    expect(parsed(writer.write({ type: 'text.delta', text }))).toEqual({
+    expect(parsed(writer.write({ type: 'text.delta', index: 0, text }))).toEqual({
       ...head,
       choices: [{ index: 0, delta: { content: text }, finish_reason: null }],
     });
