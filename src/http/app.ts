@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import type { Services } from './services.js';
 import { registerErrorEnvelope } from './error-envelope.js';
 import { registerDrain } from './drain.js';
+import { registerJsonBodyParser } from './json-body.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
@@ -34,6 +35,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     },
   });
   registerErrorEnvelope(app);
+  registerJsonBodyParser(app);
   registerDrain(app);
   await app.register(async (api) => {
     registerRootRoute(api, services);

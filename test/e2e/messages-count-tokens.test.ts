@@ -53,8 +53,10 @@ describe('POST /messages/count_tokens', () => {
     const before = await accountMoney(harness);
     const reply = await send(harness, { path: '/messages/count_tokens', body: { model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] } });
     expect(reply.status).toBe(200);
-    expect(reply.headers.get('x-generation-id')).toBeNull();
+    const id = reply.headers.get('x-generation-id') ?? '';
+    expect(id).toMatch(/^gen-/);
     expect(await accountMoney(harness)).toEqual(before);
+    expect((await send(harness, { path: `/generation?id=${id}` })).status).toBe(404);
   });
 
   it('needs a key', async () => {

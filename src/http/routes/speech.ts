@@ -10,6 +10,7 @@ import { multipartFailure } from '../../dialects/speech/multipart-errors.js';
 import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
+import { assertBodyDepth } from '../body-depth.js';
 import { rateLimit } from '../rate-limit.js';
 import { runSpeech } from '../inference/run-speech.js';
 import type { Services } from '../services.js';
@@ -40,7 +41,10 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
       schema: { summary: 'Text to audio', body: SpeechRequestSchema, security: [{ bearer: [] }] },
       onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
       preValidation: async (request) => {
-        if (request.isMultipart()) request.body = multipartToBody((request.body ?? {}) as Record<string, unknown>);
+        if (request.isMultipart()) {
+          request.body = multipartToBody((request.body ?? {}) as Record<string, unknown>);
+          assertBodyDepth(request.body);
+        }
         else dropNullMembers(request.body);
       },
       handler: async (request, reply) => {
