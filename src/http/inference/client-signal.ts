@@ -1,3 +1,4 @@
+import { GatewayError } from '../../core/errors.js';
 import type { FastifyReply } from 'fastify';
 
 /**
@@ -10,4 +11,9 @@ export function clientSignal(reply: FastifyReply, restart?: AbortSignal): AbortS
     if (!reply.raw.writableFinished) controller.abort();
   });
   return restart ? AbortSignal.any([controller.signal, restart]) : controller.signal;
+}
+
+/** What a caller who left before the reply finished is recorded with (spec 02: 408 `timeout`). */
+export function clientAbortedError(): GatewayError {
+  return new GatewayError('client_timeout', 'Request aborted client-side before it finished');
 }

@@ -1,4 +1,9 @@
 import type { GenerationOutcome } from '../../core/accounting.js';
+import type { GatewayError } from '../../core/errors.js';
+import type { AllAttemptsFailed } from '../../core/executor.js';
+import { failuresToError } from '../../core/failure-error.js';
+import { cutByRestartError } from '../drain.js';
+import { clientAbortedError } from './client-signal.js';
 import type { AnswerMeter } from '../../core/answer-meter.js';
 import type { PlannedAttempt } from '../../core/plan.js';
 import type { ReplyMeta } from '../../dialects/shared/reply-meta.js';
@@ -47,4 +52,18 @@ export function recordServed(state: LiveEndpointState, outcome: GenerationOutcom
   };
   if (outcome.usage?.completionTokens !== undefined) sample.completionTokens = outcome.usage.completionTokens;
   state.timings.recordStream(endpoint.id, sample);
+}
+
+/**
+ * The error a request no endpoint answered is recorded with: cut short by a restart, ended by its
+ * caller leaving (also marked cancelled; `signal` is the request's client signal), or the
+ * endpoints' failures.
+ */
+export function unansweredError(outcome: GenerationOutcome, failed: AllAttemptsFailed, signal: AbortSignal, restart: AbortSignal): GatewayError {
+  if (restart.aborted) return cutByRestartError();
+  if (signal.aborted) {
+    outcome.cancelled = true;
+    return clientAbortedError();
+  }
+  return failuresToError(failed.failures);
 }

@@ -3,7 +3,6 @@ import { collectReply } from '../../core/collect.js';
 import type { CoreEvent } from '../../core/events.js';
 import type { GatewayError } from '../../core/errors.js';
 import { AllAttemptsFailed } from '../../core/executor.js';
-import { failuresToError } from '../../core/failure-error.js';
 import { AnswerMeter } from '../../core/answer-meter.js';
 import { visibleToCaller } from '../../core/caller-view.js';
 import type { Services } from '../services.js';
@@ -11,8 +10,7 @@ import type { DialectBinding } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { clientSignal } from './client-signal.js';
 import { settleOrLog, unrecordedError } from './settlement.js';
-import { cutByRestartError } from '../drain.js';
-import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
+import { closeOutcome, recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
 
 /**
  * Runs a non-streamed request: the whole reply is read (failing over on any failure), settled, then
@@ -25,15 +23,16 @@ export async function runComplete(
   dialect: DialectBinding,
 ): Promise<FastifyReply> {
   const outcome = startOutcome(prepared, false);
+  const signal = clientSignal(reply, services.restart);
   let answer;
   try {
-    answer = await services.executor.complete(prepared.request, prepared.plan, clientSignal(reply, services.restart));
+    answer = await services.executor.complete(prepared.request, prepared.plan, signal);
   } catch (error) {
     if (!(error instanceof AllAttemptsFailed)) {
       await services.ledger.release(prepared.hold);
       throw error;
     }
-    outcome.error = services.restart.aborted ? cutByRestartError() : failuresToError(error.failures);
+    outcome.error = unansweredError(outcome, error, signal, services.restart);
     await settleOrLog(services, prepared.hold, outcome);
     throw outcome.error;
   }

@@ -1,15 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeOperationCost } from '../../billing/operation-pricing.js';
 import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
-import { failuresToError } from '../../core/failure-error.js';
 import type { DecodedOperation } from '../../core/operation.js';
 import type { Services } from '../services.js';
 import type { OperationBinding } from './operation-binding.js';
 import { clientSignal } from './client-signal.js';
 import { settleOrLog, unrecordedError } from './settlement.js';
-import { cutByRestartError } from '../drain.js';
 import { prepareInference } from './prepare.js';
-import { recordServed, replyMeta, startOutcome } from './outcome.js';
+import { recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
 
 /**
  * Runs a non-conversation call (embeddings, rerank) on the shared seams: plan and hold, the
@@ -25,15 +23,16 @@ export async function runOperation<Body, Ask, Result>(
 ): Promise<FastifyReply> {
   const prepared = await prepareInference(services, httpRequest, decoded.request, { facts: decoded.facts });
   const outcome = startOutcome(prepared, false);
+  const signal = clientSignal(reply, services.restart);
   let answer: Answer<Result>;
   try {
-    answer = await services.executor.unary(decoded.ask, prepared.plan, clientSignal(reply, services.restart), binding.adapters);
+    answer = await services.executor.unary(decoded.ask, prepared.plan, signal, binding.adapters);
   } catch (error) {
     if (!(error instanceof AllAttemptsFailed)) {
       await services.ledger.release(prepared.hold);
       throw error;
     }
-    outcome.error = services.restart.aborted ? cutByRestartError() : failuresToError(error.failures);
+    outcome.error = unansweredError(outcome, error, signal, services.restart);
     await settleOrLog(services, prepared.hold, outcome);
     throw outcome.error;
   }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { CoreEvent } from '../../core/events.js';
 import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
-import { failuresToError, failureToError } from '../../core/failure-error.js';
+import { failureToError } from '../../core/failure-error.js';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../../core/errors.js';
 import type { GenerationOutcome } from '../../core/accounting.js';
 import { AnswerMeter } from '../../core/answer-meter.js';
@@ -12,10 +12,10 @@ import type { DialectBinding, DialectStreamWriter } from './dialect-binding.js';
 import type { PreparedInference } from './prepare.js';
 import { SseSocket } from './sse-socket.js';
 import { headersSoFar } from './reply-headers.js';
-import { clientSignal } from './client-signal.js';
+import { clientAbortedError, clientSignal } from './client-signal.js';
 import { settleOrLog, unrecordedError } from './settlement.js';
 import { cutByRestartError } from '../drain.js';
-import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
+import { closeOutcome, recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
 
 /**
  * Runs a streamed request. Before commit, failures fail over (and, while no byte was sent, answer
@@ -37,8 +37,8 @@ export async function runStream(
   try {
     answer = await services.executor.stream(prepared.request, prepared.plan, signal);
   } catch (error) {
-    outcome.error = services.restart.aborted ? cutByRestartError()
-      : error instanceof AllAttemptsFailed ? failuresToError(error.failures) : internalError(services, error);
+    outcome.error = error instanceof AllAttemptsFailed ? unansweredError(outcome, error, signal, services.restart)
+      : services.restart.aborted ? cutByRestartError() : internalError(services, error);
     await settleOrLog(services, prepared.hold, outcome);
     return failBeforeCommit(socket, reply, outcome.error, dialect, dialect.createStreamWriter(fallbackMeta(prepared), prepared.request));
   }
@@ -50,8 +50,11 @@ export async function runStream(
   const meter = new AnswerMeter();
   await pump(answer.events, { socket, writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput });
   const clientLeft = socket.isClosed;
-  if (clientLeft) outcome.cancelled = true;
-  else if (outcome.error && services.restart.aborted) outcome.error = cutByRestartError();
+  if (clientLeft) {
+    // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
+    outcome.cancelled = true;
+    outcome.error = clientAbortedError();
+  } else if (outcome.error && services.restart.aborted) outcome.error = cutByRestartError();
   await closeOutcome(outcome, meter, outcome.error !== undefined || clientLeft);
   const cost = await settleOrLog(services, prepared.hold, outcome);
   recordServed(services.state, outcome);
