@@ -85,6 +85,9 @@ function readFile(file: { filename?: string; file_data?: string; file_id?: strin
   if (file.file_id !== undefined && file.file_data !== undefined) {
     throw invalidRequest(`${field}.file`, 'names both file_id and file_data; send one');
   }
+  if (file.file_id === undefined && file.file_data === undefined) {
+    throw invalidRequest(`${field}.file`, 'names neither file_id nor file_data; send one');
+  }
   if (file.file_id !== undefined) {
     throw new GatewayError('not_found', `${field}.file.file_id: no stored file ${file.file_id} readable by this account`);
   }

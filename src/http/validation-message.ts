@@ -22,11 +22,23 @@ export function fieldPath(instancePath: string, extra?: string): string {
  * matching none of a union's forms is reported once, at the union, with the allowed values.
  */
 export function validationError(errors: readonly SchemaError[]): GatewayError {
-  const sorted = [...errors].sort((a, b) => depth(a) - depth(b) || unionFirst(a) - unionFirst(b));
+  const sorted = withinMatchingBranch(errors).sort((a, b) => depth(a) - depth(b) || unionFirst(a) - unionFirst(b));
   const first = sorted[0];
   if (!first) return new GatewayError('invalid_request', 'body: invalid request');
   const field = fieldPath(first.instancePath, extraSegment(first));
   return new GatewayError('invalid_request', `${field}: ${describe(first, errors)}`, { metadata: { field } });
+}
+
+/**
+ * A union whose value got past one branch's type (an array of parts, an object) and failed inside it
+ * speaks through that inner failure: the deeper error names the member, where the union could only
+ * say "wrong type or value".
+ */
+function withinMatchingBranch(errors: readonly SchemaError[]): SchemaError[] {
+  const unions = errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath);
+  const entered = unions.filter((path) => errors.some((error) => error.instancePath.startsWith(`${path}/`)));
+  if (entered.length === 0) return [...errors];
+  return errors.filter((error) => !entered.includes(error.instancePath) || depth(error) > error.instancePath.split('/').length);
 }
 
 function depth(error: SchemaError): number {

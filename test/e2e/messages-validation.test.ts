@@ -27,7 +27,7 @@ async function expectInvalid(requestBody: Record<string, unknown>, field: string
   expect(status).toBe(400);
   expect(envelope.error.code).toBe(400);
   expect(envelope.error.metadata.error_type).toBe('invalid_request');
-  expect(envelope.error.message.startsWith(`${field}:`)).toBe(true);
+  expect(envelope.error.message.startsWith(`${field}:`), envelope.error.message).toBe(true);
 }
 
 describe('messages request rules', () => {
@@ -55,7 +55,7 @@ describe('messages request rules', () => {
 
   it('system must be a string or text blocks', async () => {
     await expectInvalid(body({ system: 42 }), 'system');
-    await expectInvalid(body({ system: [{ type: 'image', source: { type: 'url', url: 'https://x.example/a.png' } }] }), 'system');
+    await expectInvalid(body({ system: [{ type: 'image', source: { type: 'url', url: 'https://x.example/a.png' } }] }), 'system[0].text');
   });
 
   it('more than 8 stop_sequences are refused; 8 are accepted', async () => {
@@ -76,8 +76,8 @@ describe('messages request rules', () => {
     await expectInvalid(body({ models: Array.from({ length: 21 }, (_, i) => `acme/m${i}`) }), 'models');
   });
 
-  it('an unknown content block type is refused naming its message content', async () => {
-    await expectInvalid(body({ messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }] }), 'messages[0].content');
+  it('an unknown content block type is refused naming its position', async () => {
+    await expectInvalid(body({ messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }] }), 'messages[0].content[0].type');
   });
 
   it('a tool_use block in a user message is refused naming its path', async () => {
@@ -104,6 +104,21 @@ describe('messages request rules', () => {
   it('tool_choice takes the dialect shape', async () => {
     await expectInvalid(body({ tools: [WEATHER], tool_choice: { type: 'tool' } }), 'tool_choice.name');
     await expectInvalid(body({ tools: [WEATHER], tool_choice: 'auto' }), 'tool_choice');
+  });
+
+  it('tool_choice must be satisfiable by the declared tools', async () => {
+    await expectInvalid(body({ tools: [WEATHER], tool_choice: { type: 'tool', name: 'missing' } }), 'tool_choice.name');
+    await expectInvalid(body({ tool_choice: { type: 'any' } }), 'tool_choice.type');
+    await expectInvalid(body({ tool_choice: { type: 'tool', name: 'get_weather' } }), 'tool_choice.name');
+  });
+
+  it('a tool_use input must be an object', async () => {
+    const messages = [
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: 'notobj' }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
+    ];
+    await expectInvalid(body({ tools: [WEATHER], messages }), 'messages[1].content[0].input');
   });
 
   it('the call-ready dispatch extension is rejected', async () => {

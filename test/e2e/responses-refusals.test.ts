@@ -65,6 +65,11 @@ describe('other bad input is 400 naming the field', () => {
     ['models over 20', { models: Array.from({ length: 21 }, (_, i) => `acme/m${i}`) }, 'models'],
     ['X-Session-Id is checked too', { headersOnly: true }, 'X-Session-Id'],
     ['call-ready tool dispatch', { stream_options: { include_tool_dispatch: true } }, 'stream_options.include_tool_dispatch'],
+    ['reasoning.effort as an array', { reasoning: { effort: [] } }, 'reasoning.effort'],
+    ['reasoning.effort as a number', { reasoning: { effort: 5 } }, 'reasoning.effort'],
+    ['reasoning.effort as an object', { reasoning: { effort: {} } }, 'reasoning.effort'],
+    ['tool_choice naming an undeclared function', { tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'g' } }, 'tool_choice.name'],
+    ['tool_choice required with no tools', { tool_choice: 'required' }, 'tool_choice'],
   ])('%s', async (_label, body, field) => {
     const reply = 'headersOnly' in body
       ? await send(harness, { path: '/responses', headers: { 'x-session-id': 's'.repeat(257) }, body: { model: 'acme/chat', input: 'Hi' } })

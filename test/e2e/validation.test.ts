@@ -70,6 +70,13 @@ describe('parameters of the wrong type or out of range give 400 naming the field
     ['user over 256 characters', { user: 'u'.repeat(257) }, 'user'],
     ['an unknown member inside provider', { provider: { fastest: true } }, 'provider.fastest'],
     ['more than 20 fallback models', { models: Array.from({ length: 21 }, (_, i) => `acme/m${i}`) }, 'models'],
+    ['a file part naming neither file_id nor file_data', { messages: [{ role: 'user', content: [{ type: 'file', file: {} }] }] }, 'messages[0].content[0].file'],
+    ['a tool whose parameters are not an object', { tools: [{ type: 'function', function: { name: 'look', parameters: 5 } }] }, 'tools[0].function.parameters'],
+    ['tool_choice naming an undeclared function', {
+      tools: [{ type: 'function', function: { name: 'look', parameters: {} } }],
+      tool_choice: { type: 'function', function: { name: 'missing' } },
+    }, 'tool_choice.function.name'],
+    ['tool_choice required with no tools', { tool_choice: 'required' }, 'tool_choice'],
   ])('%s', async (_name, body, field) => {
     harness.sim.clearRequests();
     const reply = await chat(body);

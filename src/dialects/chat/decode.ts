@@ -4,6 +4,7 @@ import type { ChatRequestBody } from './schema.js';
 import { modelChain, readAttribution, readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
 import { readProviderPreferences } from '../shared/provider-preferences.js';
 import { readCompressionAsk } from '../shared/compression-ask.js';
+import { checkToolChoice } from '../shared/tool-choice-check.js';
 import { CHAT_PARAMETER_POLICY, type ChatParameterName } from './parameter-policy.js';
 
 /** Judged members the service accepts and never forwards (reported false in `honoured`). */
@@ -26,6 +27,7 @@ export function decodeChatRequest(body: ChatRequestBody, headers: HeaderBag): Co
   if (ceiling !== undefined) request.maxTokens = ceiling;
   if (body.tools && body.tools.length > 0) request.tools = body.tools as ToolDefinition[];
   if (body.tool_choice !== undefined) request.toolChoice = body.tool_choice as ToolChoice;
+  checkToolChoice(request.toolChoice, request.tools, { required: 'tool_choice', name: 'tool_choice.function.name' });
   if (body.user !== undefined) request.user = body.user;
   if (body.metadata !== undefined) request.metadata = body.metadata;
   const session = body.session_id ?? body.prompt_cache_key ?? readSessionHeader(headers);

@@ -55,7 +55,7 @@ export const ToolSchema = Type.Object(
       {
         name: Type.String({ pattern: '^[a-zA-Z0-9_-]{1,128}$' }),
         description: Type.Optional(Type.String()),
-        parameters: Type.Optional(Type.Unknown()),
+        parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
         strict: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: true },

@@ -43,7 +43,7 @@ const ToolResult = Type.Object(
   open,
 );
 const ToolUse = Type.Object(
-  { type: Type.Literal('tool_use'), id: Type.String({ minLength: 1 }), name: Type.String({ minLength: 1 }), input: Type.Unknown() },
+  { type: Type.Literal('tool_use'), id: Type.String({ minLength: 1 }), name: Type.String({ minLength: 1 }), input: Type.Record(Type.String(), Type.Unknown()) },
   open,
 );
 const Thinking = Type.Object(

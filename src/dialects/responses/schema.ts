@@ -50,7 +50,7 @@ export const ResponsesRequestSchema = Type.Object(
     top_p: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     tools: Type.Optional(Type.Array(Tool)),
     tool_choice: Type.Optional(ToolChoice),
-    reasoning: Type.Optional(Type.Object({ effort: Type.Optional(Type.Unknown()) }, { additionalProperties: true })),
+    reasoning: Type.Optional(Type.Object({ effort: Type.Optional(Type.String()) }, { additionalProperties: true })),
     text: Type.Optional(TextConfig),
     stream: Type.Optional(Type.Boolean()),
     stream_options: Type.Optional(Type.Object({ include_tool_dispatch: Type.Optional(Type.Boolean()) }, { additionalProperties: true })),
