@@ -29,6 +29,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     hold: (request) => hold(store, request, now(), ttl),
     settle: (held, record) => finish(store, held, record, true, now()),
     release: (held, record) => finish(store, held, record, false, now()),
+    recordRefusal: (record) => recordRefusal(store, record),
     releaseExpired: (at) => releaseExpired(store, at ?? now()),
   };
 }
@@ -75,6 +76,13 @@ async function finish(
     if (cost === 0n) return;
     await tables.insertEntry({ id: newRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
     await addKeyUsage(tables, held.keyId, cost, at);
+  });
+}
+
+/** Writes an uncharged record for a request that never held credit; an id already recorded is kept. */
+async function recordRefusal(store: Store, record: GenerationRecord): Promise<void> {
+  await store.write(async (tx) => {
+    await ledgerTables(store, tx).insertGeneration(generationToRow(record, false));
   });
 }
 

@@ -66,6 +66,8 @@ export interface Ledger {
   settle(hold: Hold, record: GenerationRecord): Promise<void>;
   /** Releases a hold without charging (record written when given, with cost 0). */
   release(hold: Hold, record?: GenerationRecord): Promise<void>;
+  /** Writes the record of a request refused before any hold, charging nothing (one write; once per id). */
+  recordRefusal(record: GenerationRecord): Promise<void>;
   /** Releases holds past their expiry; returns how many. */
   releaseExpired(now?: Date): Promise<number>;
 }

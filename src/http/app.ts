@@ -4,6 +4,7 @@ import type { Services } from './services.js';
 import { registerErrorEnvelope } from './error-envelope.js';
 import { registerDrain } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { refusalRecorder } from './refusal-record.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
@@ -34,7 +35,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  registerErrorEnvelope(app);
+  registerErrorEnvelope(app, refusalRecorder(services.ledger));
   registerJsonBodyParser(app);
   registerDrain(app);
   await app.register(async (api) => {

@@ -1,12 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
 import { validationError } from './validation-message.js';
+import type { RefusalRecorder } from './refusal-record.js';
 
-/** The one place errors become HTTP replies, in the shared envelope of spec 02. */
-export function registerErrorEnvelope(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+/**
+ * The one place errors become HTTP replies, in the shared envelope of spec 02; refusals are first
+ * handed to `recordRefusal` (which decides which of them become generation records).
+ */
+export function registerErrorEnvelope(app: FastifyInstance, recordRefusal?: RefusalRecorder): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const gatewayError = toGatewayError(error);
     if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');
+    await recordRefusal?.(request, gatewayError);
     const dialectBody = asksStream(request.body) ? request.routeOptions.config.streamRefusalBody?.(gatewayError) : undefined;
     if (dialectBody !== undefined) return reply.code(gatewayError.status).headers(gatewayError.headers).send(dialectBody);
     return sendError(reply, gatewayError);

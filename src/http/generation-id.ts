@@ -7,3 +7,11 @@ export const assignGenerationId: onRequestAsyncHookHandler = async (request, rep
   request.generationId = id;
   reply.header('x-generation-id', id);
 };
+
+/**
+ * Sends a fresh X-Generation-Id on a route that answers about inference without generating
+ * (`/messages/count_tokens`): the header every inference response carries, with no record behind it.
+ */
+export const assignCorrelationId: onRequestAsyncHookHandler = async (_request, reply) => {
+  reply.header('x-generation-id', newGenerationId());
+};

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountMoney, send, startHarness, type Harness } from './harness.js';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
 
 let harness: Harness;
 
@@ -117,3 +118,94 @@ async function latestGenerationId(): Promise<string> {
   }
   throw new Error('no generation for acme/late');
 }
+
+interface RefusalRecord {
+  id: string;
+  model: string;
+  status: string;
+  streamed: boolean;
+  provider_name: string | null;
+  error: { code: number; message: string } | null;
+  total_cost: number;
+  cost_usd: string;
+  metadata: unknown;
+}
+
+/** The generation record read back by the X-Generation-Id of `reply`, as the caller would. */
+async function recordOf(headers: Headers, key = harness.key): Promise<{ status: number; data?: RefusalRecord }> {
+  const reply = await send(harness, { path: `/generation?id=${headers.get('x-generation-id') ?? ''}`, key });
+  return { status: reply.status, ...(reply.status === 200 && { data: (reply.json as { data: RefusalRecord }).data }) };
+}
+
+describe('refusals before any credit is held are recorded under their X-Generation-Id (spec 02 Errors 6)', () => {
+  it('400, 404 and 503 no_route read back as zero-cost error generations with the code and message answered', async () => {
+    harness.sim.clearRequests();
+    const before = await accountMoney(harness);
+    const refusals = [
+      { body: { model: 'acme/chat', messages: USER, temperature: 'hot', metadata: { ticket: 'T-1' } }, status: 400, model: 'acme/chat' },
+      { body: { model: 'acme/none', stream: true, messages: USER }, status: 404, model: 'acme/none' },
+      { body: { model: 'acme/chat', messages: USER, provider: { only: ['sim-b'] } }, status: 503, model: 'acme/chat' },
+    ];
+    for (const refusal of refusals) {
+      const reply = await send(harness, { path: '/chat/completions', body: refusal.body });
+      expect(reply.status, reply.text).toBe(refusal.status);
+      const answered = (reply.json as ErrorEnvelope).error;
+      const { status, data } = await recordOf(reply.headers);
+      expect(status).toBe(200);
+      expect(data).toMatchObject({
+        id: reply.headers.get('x-generation-id'),
+        model: refusal.model,
+        status: 'error',
+        streamed: refusal.body.stream === true,
+        provider_name: null,
+        error: { code: refusal.status, message: answered.message },
+        total_cost: 0,
+        cost_usd: '0',
+      });
+    }
+    const first = await send(harness, { path: '/chat/completions', body: refusals[0]?.body });
+    expect((await recordOf(first.headers)).data?.metadata).toEqual({ ticket: 'T-1' });
+    expect(harness.sim.requests()).toHaveLength(0);
+    expect(await accountMoney(harness)).toEqual(before);
+  });
+
+  it('a 402 for want of credit is recorded on the refused account, other dialects too', async () => {
+    const poor = await createAccount(harness.gateway.store, { name: 'poor', creditsUsd: '0' });
+    const reply = await send(harness, { path: '/messages', key: poor.key, body: { model: 'acme/chat', max_tokens: 16, messages: USER } });
+    expect(reply.status).toBe(402);
+    expect((await recordOf(reply.headers, poor.key)).data).toMatchObject({ status: 'error', error: { code: 402 }, total_cost: 0 });
+    expect((await recordOf(reply.headers)).status).toBe(404);
+  });
+
+  it('bodies refused as they are read (too deep) are recorded once the key is known', async () => {
+    const reply = await send(harness, { path: '/embeddings', rawBody: `{"model":"acme/chat","input":${'['.repeat(200)}${']'.repeat(200)}}` });
+    expect(reply.status).toBe(400);
+    expect((await recordOf(reply.headers)).data).toMatchObject({ status: 'error', error: { code: 400, message: expect.stringContaining('nested deeper') as unknown } });
+  });
+
+  it('count_tokens answers are no generations: its refusals leave no record', async () => {
+    const reply = await send(harness, { path: '/messages/count_tokens', body: { model: 'acme/none', messages: USER } });
+    expect(reply.status).toBe(404);
+    expect((await recordOf(reply.headers)).status).toBe(404);
+  });
+});
+
+describe('refusals that stay unrecorded', () => {
+  it('a key over its rate limit (429) leaves no record, nor does a missing key (401)', async () => {
+    const limited = await startHarness({
+      models: [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] }],
+      settings: { rateLimits: { perKeyPerMinute: 1, perAddressPerMinute: 120 } },
+    });
+    try {
+      const body = { model: 'acme/none', messages: USER };
+      const first = await send(limited, { path: '/chat/completions', body });
+      const second = await send(limited, { path: '/chat/completions', body });
+      const anonymous = await send(limited, { path: '/chat/completions', body, key: null });
+      expect([first.status, second.status, anonymous.status]).toEqual([404, 429, 401]);
+      const rows = await limited.gateway.store.db.selectFrom('generations').select(['id', 'error_code']).execute();
+      expect(rows).toEqual([{ id: first.headers.get('x-generation-id'), error_code: 404 }]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

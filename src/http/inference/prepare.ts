@@ -60,5 +60,6 @@ export async function prepareInference(
     keyId: key.keyId,
     amount: options.holdAmount ? options.holdAmount(outcome.plan) : planHoldAmount(outcome.plan),
   });
+  httpRequest.creditHeld = true;
   return { generationId, key, request, plan: outcome.plan, hold, promptTokens, startedAt };
 }

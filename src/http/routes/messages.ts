@@ -11,7 +11,7 @@ import { resolveModels } from '../../core/planner/model-resolution.js';
 import { estimatePromptTokens } from '../../core/token-estimate.js';
 import type { DialectBinding } from '../inference/dialect-binding.js';
 import type { Services } from '../services.js';
-import { assignGenerationId } from '../generation-id.js';
+import { assignCorrelationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { rateLimit } from '../rate-limit.js';
@@ -43,7 +43,7 @@ export function registerMessagesRoutes(app: FastifyInstance, services: Services)
 function registerCountTokensRoute(app: FastifyInstance, services: Services): void {
   app.post('/messages/count_tokens', {
     schema: { summary: 'Estimated input-token count for a would-be messages request', body: CountTokensRequestSchema, security: [{ bearer: [] }] },
-    onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
+    onRequest: [assignCorrelationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
     preValidation: async (request) => {
       dropNullMembers(request.body);
     },

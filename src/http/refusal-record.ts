@@ -1,0 +1,77 @@
+import type { FastifyRequest } from 'fastify';
+import type { ErrorCode, GatewayError } from '../core/errors.js';
+import type { GenerationRecord, Ledger } from '../billing/types.js';
+import { readAttribution } from '../dialects/shared/request-headers.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once credit is held: from then on the pipeline settles or releases, writing the record. */
+    creditHeld?: boolean;
+  }
+}
+
+/** Refusals too cheap to record: no account (401) or a key over its rate (429, which must stay cheap). */
+const UNRECORDED: ReadonlySet<ErrorCode> = new Set(['authentication', 'rate_limit_exceeded']);
+
+export type RefusalRecorder = (request: FastifyRequest, error: GatewayError) => Promise<void>;
+
+/**
+ * Records an authenticated inference request refused before it held credit (bad body, unknown
+ * model, no route, no credit, …) as an error generation costing nothing, under its X-Generation-Id,
+ * so the id on the refusal reads back through `GET /generation` like any failure (spec 02 Errors 6).
+ */
+export function refusalRecorder(ledger: Ledger): RefusalRecorder {
+  return async (request, error) => {
+    const key = request.key;
+    const id = request.generationId;
+    if (!key || id === undefined || request.creditHeld || UNRECORDED.has(error.code)) return;
+    try {
+      await ledger.recordRefusal(refusalRecord(request, error, { id, accountId: key.accountId, workspaceId: key.workspaceId, keyId: key.keyId }));
+    } catch (failure) {
+      request.log.error({ err: failure, generation: id }, 'refusal could not be recorded');
+    }
+  };
+}
+
+function refusalRecord(
+  request: FastifyRequest,
+  error: GatewayError,
+  owner: Pick<GenerationRecord, 'id' | 'accountId' | 'workspaceId' | 'keyId'>,
+): GenerationRecord {
+  const body = isRecord(request.body) ? request.body : {};
+  const attribution = readAttribution(request.headers);
+  return {
+    ...owner,
+    model: askedModel(body),
+    providerSlug: null,
+    providerName: null,
+    endpointId: null,
+    upstreamId: null,
+    streamed: body.stream === true,
+    status: 'error',
+    finishReason: null,
+    nativeFinishReason: null,
+    errorCode: error.status,
+    errorMessage: error.message,
+    estimatedPromptTokens: 0,
+    cost: 0n,
+    costLines: [],
+    createdAt: new Date(),
+    latencyMs: null,
+    generationMs: null,
+    appTitle: attribution.title ?? null,
+    appReferer: attribution.referer ?? null,
+    metadata: isRecord(body.metadata) ? body.metadata : null,
+  };
+}
+
+/** The model the body asked for first, as sent; '' when it named none. */
+function askedModel(body: Record<string, unknown>): string {
+  if (typeof body.model === 'string') return body.model;
+  const first: unknown = Array.isArray(body.models) ? body.models[0] : undefined;
+  return typeof first === 'string' ? first : '';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
