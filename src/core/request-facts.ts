@@ -39,7 +39,8 @@ export function requestFacts(request: CoreRequest): RequestFacts {
   request.messages.forEach((message, messageIndex) => {
     if (!Array.isArray(message.content)) return;
     message.content.forEach((part, partIndex) => {
-      const read = readPart(part, `messages[${messageIndex}].content[${partIndex}]`);
+      const fileField = request.fileFields?.[`${messageIndex}.${partIndex}`] ?? `messages[${messageIndex}].content[${partIndex}].file`;
+      const read = readPart(part, fileField);
       if (read) inputs.push(read);
     });
   });
@@ -56,7 +57,7 @@ function countStoredFiles(request: CoreRequest): number {
   return count;
 }
 
-function readPart(part: ContentPart, field: string): InputPart | undefined {
+function readPart(part: ContentPart, fileField: string): InputPart | undefined {
   switch (part.type) {
     case 'text':
       return undefined;
@@ -69,7 +70,7 @@ function readPart(part: ContentPart, field: string): InputPart | undefined {
     case 'input_audio':
       return { modality: 'audio', source: 'base64', container: part.input_audio.format.toLowerCase(), inlineAudio: true };
     case 'file':
-      return readFile(part.file, field);
+      return readFile(part.file, fileField);
   }
 }
 
@@ -81,15 +82,16 @@ export function fromUrl(modality: InputPart['modality'], url: string): InputPart
   return container ? { modality, source: 'base64', container } : { modality, source: 'base64' };
 }
 
+/** `field` names the member holding `file_id` / `file_data` as the request wrote it. */
 function readFile(file: { filename?: string; file_data?: string; file_id?: string }, field: string): InputPart {
   if (file.file_id !== undefined && file.file_data !== undefined) {
-    throw invalidRequest(`${field}.file`, 'names both file_id and file_data; send one');
+    throw invalidRequest(field, 'names both file_id and file_data; send one');
   }
   if (file.file_id === undefined && file.file_data === undefined) {
-    throw invalidRequest(`${field}.file`, 'names neither file_id nor file_data; send one');
+    throw invalidRequest(field, 'names neither file_id nor file_data; send one');
   }
   if (file.file_id !== undefined) {
-    throw new GatewayError('not_found', `${field}.file.file_id: no stored file ${file.file_id} readable by this account`);
+    throw new GatewayError('not_found', `${field}.file_id: no stored file ${file.file_id} readable by this account`);
   }
   const data = file.file_data !== undefined ? parseDataUrl(file.file_data) : undefined;
   if (!data && file.file_data !== undefined && /^https?:\/\//i.test(file.file_data)) return { modality: 'file', source: 'url' };

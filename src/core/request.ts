@@ -110,6 +110,11 @@ export interface CoreRequest {
   /** Flat upstream tool name → the namespace and name the caller declared it under. */
   toolOrigins?: Record<string, ToolOrigin>;
   toolChoice?: ToolChoice;
+  /**
+   * Where the request wrote each `file` part's `file_id` / `file_data` holder, keyed `i.j` by its
+   * place in `messages`; absent where that is chat's `messages[i].content[j].file`.
+   */
+  fileFields?: Record<string, string>;
   /** A text-completion prompt, as written; `messages` holds it as the one user turn. */
   prompt?: string;
   provider?: ProviderPreferences;

@@ -110,6 +110,12 @@ describe('a messages request reaches the endpoint in the core shape', () => {
     const unreadable = await send(harness, { path: '/messages', body: { model: 'acme/chat', max_tokens: 16, messages: [{ role: 'user', content: stored(1) }] } });
     expect(unreadable.status).toBe(404);
     expect(unreadable.text).toMatch(/file-0/);
+    const afterSystem = await send(harness, {
+      path: '/messages',
+      body: { model: 'acme/chat', max_tokens: 16, system: 'Be brief', messages: [{ role: 'user', content: [{ type: 'text', text: 'Read' }, ...stored(1)] }] },
+    });
+    expect(afterSystem.status).toBe(404);
+    expect(afterSystem.text).toContain('messages[0].content[1].source.file_id: ');
     const many = await send(harness, { path: '/messages', body: { model: 'acme/chat', max_tokens: 16, messages: [{ role: 'user', content: stored(17) }] } });
     expect(many.status).toBe(400);
   });

@@ -50,11 +50,34 @@ describe('content blocks a user turn may carry (rule 1)', () => {
     const reply = await send(harness, { path: '/responses', body: user([{ type: 'input_file', file_id: 'file-missing' }]) });
     expect(reply.status).toBe(404);
     expect((reply.json as ErrorEnvelope).error.metadata.error_type).toBe('not_found');
+    expect((reply.json as ErrorEnvelope).error.message).toMatch(/^input\[0\]\.content\[0\]\.file_id: /);
   });
 
-  it('a file naming both file_id and file_data is 400', async () => {
+  it('file errors name the input path, after instructions and in a function result', async () => {
+    const reply = await send(harness, {
+      path: '/responses',
+      body: { ...user([{ type: 'input_text', text: 'Read' }, { type: 'input_file', file_id: 'file-missing' }]), instructions: 'Be brief' },
+    });
+    expect(reply.status).toBe(404);
+    expect((reply.json as ErrorEnvelope).error.message).toMatch(/^input\[0\]\.content\[1\]\.file_id: /);
+    const returned = await send(harness, {
+      path: '/responses',
+      body: {
+        model: 'acme/reader',
+        input: [
+          { type: 'function_call', call_id: 'c1', name: 'fetch', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_file', file_id: 'file-missing' }] },
+        ],
+      },
+    });
+    expect(returned.status).toBe(404);
+    expect((returned.json as ErrorEnvelope).error.message).toMatch(/^input\[1\]\.output\[0\]\.file_id: /);
+  });
+
+  it('a file naming both file_id and file_data is 400 naming the block', async () => {
     const reply = await send(harness, { path: '/responses', body: user([{ type: 'input_file', file_id: 'file-1', file_data: 'data:application/pdf;base64,JVBERi0=' }]) });
     expect(reply.status).toBe(400);
+    expect((reply.json as ErrorEnvelope).error.metadata.field).toBe('input[0].content[0]');
   });
 });
 

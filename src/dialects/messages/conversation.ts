@@ -34,7 +34,7 @@ function decodeUser(content: string | ContentBlock[], field: string): CoreMessag
     const blockField = `${field}.content[${position}]`;
     switch (block.type) {
       case 'tool_result': {
-        const result = decodeToolResult(block);
+        const result = decodeToolResult(block, blockField);
         toolMessages.push(result.message);
         returned.push(...result.media);
         return;
@@ -44,7 +44,7 @@ function decodeUser(content: string | ContentBlock[], field: string): CoreMessag
         return;
       case 'image':
       case 'document':
-        parts.push(...mediaPart(block));
+        parts.push(...mediaPart(block, blockField));
         return;
       default:
         throw invalidRequest(`${blockField}.type`, `a ${block.type} block belongs in an assistant message`);
@@ -55,13 +55,13 @@ function decodeUser(content: string | ContentBlock[], field: string): CoreMessag
 }
 
 /** A tool's result: its text as the `tool` message; returned media as a labelled user part. */
-function decodeToolResult(block: ToolResultBlock): { message: CoreMessage; media: ContentPart[] } {
+function decodeToolResult(block: ToolResultBlock, field: string): { message: CoreMessage; media: ContentPart[] } {
   const texts: string[] = [];
   const media: ContentPart[] = [];
   if (typeof block.content === 'string') texts.push(block.content);
-  (Array.isArray(block.content) ? block.content : []).forEach((item) => {
+  (Array.isArray(block.content) ? block.content : []).forEach((item, position) => {
     if (item.type === 'text') texts.push(item.text);
-    else media.push(...mediaPart(item));
+    else media.push(...mediaPart(item, `${field}.content[${position}]`));
   });
   const text = texts.join('\n');
   const message: CoreMessage = { role: 'tool', tool_call_id: block.tool_use_id, content: block.is_error === true ? `Error: ${text}` : text };

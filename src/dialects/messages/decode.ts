@@ -5,6 +5,7 @@ import { readProviderPreferences } from '../shared/provider-preferences.js';
 import { readCompressionAsk } from '../shared/compression-ask.js';
 import type { MessagesRequestBody } from './schema.js';
 import { decodeConversation } from './conversation.js';
+import { fileFieldsOf } from '../shared/file-fields.js';
 import { checkToolChoice } from '../shared/tool-choice-check.js';
 import { decodeToolChoice, decodeTools, disablesParallelCalls } from './tools.js';
 
@@ -36,6 +37,8 @@ export function decodeMessagesRequest(body: MessagesRequestBody, headers: Header
   if (body.tools && body.tools.length > 0) request.tools = decodeTools(body.tools);
   if (body.tool_choice !== undefined) request.toolChoice = decodeToolChoice(body.tool_choice);
   checkToolChoice(request.toolChoice, request.tools, { required: 'tool_choice.type', name: 'tool_choice.name' });
+  const fileFields = fileFieldsOf(request.messages);
+  if (fileFields) request.fileFields = fileFields;
   if (disablesParallelCalls(body.tool_choice)) request.softParameters.parallel_tool_calls = false;
   const session = readSessionHeader(headers);
   if (session !== undefined) request.sessionId = session;

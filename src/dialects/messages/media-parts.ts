@@ -1,4 +1,5 @@
 import type { ContentPart } from '../../core/request.js';
+import { noteFileField } from '../shared/file-fields.js';
 import type { DocumentBlock, ImageBlock, TextBlock } from './block-schema.js';
 
 /**
@@ -6,8 +7,9 @@ import type { DocumentBlock, ImageBlock, TextBlock } from './block-schema.js';
  * passed on as it is; a stored file id follows the chat rules for `file` parts (read under the
  * account, never forwarded); a plain-text document is text, introduced by its title.
  */
-export function mediaPart(block: ImageBlock | DocumentBlock): ContentPart[] {
-  return block.type === 'image' ? [imagePart(block)] : documentParts(block);
+export function mediaPart(block: ImageBlock | DocumentBlock, field: string): ContentPart[] {
+  const parts = block.type === 'image' ? [imagePart(block)] : documentParts(block);
+  return parts.map((part) => noteFileField(part, `${field}.source`));
 }
 
 function imagePart({ source }: ImageBlock): ContentPart {

@@ -1,5 +1,6 @@
 import { invalidRequest } from '../../core/errors.js';
 import type { ContentPart } from '../../core/request.js';
+import { noteFileField } from '../shared/file-fields.js';
 
 export type Item = Record<string, unknown>;
 
@@ -46,7 +47,7 @@ function readImage(block: Item, field: string): ContentPart {
   const detail = optionalString(block, 'detail', field);
   if (url !== undefined && url !== '') return { type: 'image_url', image_url: detail ? { url, detail } : { url } };
   const fileId = optionalString(block, 'file_id', field);
-  if (fileId !== undefined) return { type: 'file', file: { file_id: fileId } };
+  if (fileId !== undefined) return noteFileField({ type: 'file', file: { file_id: fileId } }, field);
   throw invalidRequest(`${field}.image_url`, 'is required (or a file_id)');
 }
 
@@ -59,7 +60,7 @@ function readFile(block: Item, field: string): ContentPart {
   if (data !== undefined) file.file_data = data;
   if (fileId !== undefined) file.file_id = fileId;
   if (data === undefined && fileId === undefined) throw invalidRequest(`${field}.file_data`, 'is required (or file_url, or file_id)');
-  return { type: 'file', file };
+  return noteFileField({ type: 'file', file }, field);
 }
 
 /** Text parts joined, for roles whose content is plain text (system). */

@@ -6,6 +6,7 @@ import { readProviderPreferences } from '../shared/provider-preferences.js';
 import type { ResponsesRequestBody } from './schema.js';
 import { readInput } from './input-items.js';
 import { readTools, ToolNames } from './tools.js';
+import { fileFieldsOf } from '../shared/file-fields.js';
 
 /** Members refused before inference even on a stream (rule 4); they answer in the shared envelope. */
 export const STATEFUL_MEMBERS = ['previous_response_id', 'background'] as const;
@@ -40,6 +41,8 @@ export function decodeResponsesRequest(body: ResponsesRequestBody, headers: Head
   if (tools) request.tools = tools;
   if (Object.keys(names.origins).length > 0) request.toolOrigins = names.origins;
   if (toolChoice !== undefined) request.toolChoice = toolChoice;
+  const fileFields = fileFieldsOf(messages);
+  if (fileFields) request.fileFields = fileFields;
   readTextFormat(body, request);
   const effort = body.reasoning?.effort;
   if (typeof effort === 'string' && (REASONING_EFFORTS as readonly string[]).includes(effort)) {
