@@ -27,8 +27,9 @@ type RelayEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'failed'; failure:
  * Runs a speech request: routes and holds the characters' price, then relays the audio of the
  * first endpoint that sends bytes, as it arrives, under the content type of the asked codec and
  * with no `Content-Length`. Before the first byte a failure fails over and finally answers with an
- * HTTP error, charging nothing; after it the status is 200 and a failure ends the body early,
- * charging nothing. A caller who leaves mid-body is charged: the characters were synthesised for it.
+ * HTTP error, charging nothing; after it the status is 200 and a failure cuts the connection
+ * without the terminating chunk (the caller sees an incomplete body), charging nothing. A caller
+ * who leaves mid-body is charged: the characters were synthesised for it.
  */
 export async function runSpeech(
   services: Services,
@@ -69,7 +70,21 @@ export async function runSpeech(
   outcome.finishReason = end.kind === 'failed' ? 'error' : 'stop';
   await settleGeneration(services.ledger, prepared.hold, outcome, end.kind === 'failed' ? noCharge : priceCharacters);
   recordServed(services.state, outcome);
-  if (!reply.raw.destroyed) reply.raw.end();
+  if (end.kind === 'failed') breakOff(reply.raw);
+  else if (!reply.raw.destroyed) reply.raw.end();
+}
+
+/**
+ * Ends a body that broke off so the caller can tell: the audio written so far is flushed, then the
+ * connection closes without the terminating chunk, which HTTP clients report as an incomplete body.
+ */
+function breakOff(response: ServerResponse): void {
+  const socket = response.socket;
+  if (!socket || socket.destroyed) {
+    response.destroy();
+    return;
+  }
+  socket.end(() => socket.destroy());
 }
 
 /** Writes the audio chunk by chunk with back-pressure until it ends, breaks, or the caller leaves. */
