@@ -29,6 +29,9 @@ export interface GenerationOutcome {
 /** Prices a served outcome at the serving endpoint's prices. */
 export type OutcomePricer = (pricing: EndpointPricing, outcome: GenerationOutcome, now: Date) => CostResult;
 
+/** A call that delivered nothing bills nothing, though its record names the endpoint that served it. */
+export const chargeNothing: OutcomePricer = () => ({ cost: 0n, lines: [] });
+
 /** Conversations: tokens in and out, cache, reasoning, media, request. */
 const priceAnswer: OutcomePricer = (pricing, outcome, now) =>
   computeCost(pricing, outcome.usage ?? {}, { estimatedPromptTokens: outcome.estimatedPromptTokens, now });

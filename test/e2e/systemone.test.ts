@@ -89,10 +89,36 @@ describe('POST /systemone choice answers', () => {
     expect(upstream).not.toHaveProperty('top_logprobs');
   });
 
-  it('leaves out a question whose answer names none of its options', async () => {
-    const reply = await decide({ state: 'Anything [[sim answer=maybe]]', questions: { urgency: { ...URGENCY, instructions: 'How urgent?' } } });
+  it('a reply naming none of its options fails the whole request with a 502 naming the question, charging nothing', async () => {
+    harness.sim.clearRequests();
+    const before = await accountMoney(harness);
+    const reply = await decide({
+      state: 'Anything',
+      questions: {
+        urgency: URGENCY,
+        vague: { type: 'noul', instructions: 'Is it clear? [[sim answer=maybe]]' },
+        fuzzy: { type: 'score', instructions: 'How fuzzy? [[sim answer=lots]]', criteria: ['low', 'high'] },
+      },
+    });
+    expect(reply.status).toBe(502);
+    const error = (reply.json as ErrorEnvelope).error;
+    expect(error.metadata.error_type).toBe('provider_error');
+    expect(error.metadata.unanswered).toEqual(['vague', 'fuzzy']);
+    expect(error.message).toContain('"vague", "fuzzy"');
+    expect(harness.sim.requests()).toHaveLength(3);
+    const after = await accountMoney(harness);
+    expect(after).toEqual(before);
+    const record = await send(harness, { path: `/generation?id=${reply.headers.get('x-generation-id') ?? ''}` });
+    const data = (record.json as { data: { status: string; cost_usd: string; provider_name: string } }).data;
+    expect(data.status).toBe('error');
+    expect(data.cost_usd).toBe('0');
+    expect(data.provider_name).toBe('Sim A');
+  });
+
+  it('a written label with no scripted alternatives is read from its own log-probability', async () => {
+    const reply = await decide({ state: 'Anything [[sim answer=C]]', questions: { urgency: { ...URGENCY, instructions: 'How urgent?' } } });
     expect(reply.status).toBe(200);
-    expect((reply.json as DecisionReply).answers).toEqual({});
+    expect((reply.json as DecisionReply).answers.urgency).toMatchObject({ choice: 'unclear', basis: 'logprobs' });
   });
 });
 
@@ -141,7 +167,7 @@ describe('POST /systemone usage, billing and forwarding', () => {
     const reply = await decide({
       state: 'State text',
       trace: { run: 'abc' },
-      questions: { a: { type: 'noul', instructions: 'One?' }, b: { type: 'noul', instructions: 'Two?' } },
+      questions: { a: { type: 'noul', instructions: 'One? [[sim top=yes:0.6,no:0.4]]' }, b: { type: 'noul', instructions: 'Two? [[sim top=no:0.7,yes:0.3]]' } },
     });
     expect(reply.status).toBe(200);
     const body = reply.json as DecisionReply;
@@ -149,8 +175,9 @@ describe('POST /systemone usage, billing and forwarding', () => {
     expect(sent).toHaveLength(2);
     for (const request of sent) expect(JSON.stringify(request.body)).not.toContain('trace');
     expect(body.usage.input_tokens).toBeGreaterThan(0);
-    expect(body.usage.output_tokens).toBe(8); // two calls, each capped at the 4-token decision ceiling
-    const exact = parseUsd('0.000001') * BigInt(body.usage.input_tokens ?? 0) + parseUsd('0.000002') * 8n;
+    expect(Object.keys(body.answers)).toEqual(['a', 'b']);
+    expect(body.usage.output_tokens).toBe(2); // two calls, one label token each
+    const exact = parseUsd('0.000001') * BigInt(body.usage.input_tokens ?? 0) + parseUsd('0.000002') * 2n;
     expect(body.usage.cost).toBe(Number(formatUsd(exact)));
     const after = await accountMoney(harness);
     expect(before.balance - after.balance).toBe(exact);
@@ -172,7 +199,7 @@ describe('POST /systemone windows: refused, never truncated', () => {
 
   it('skips an endpoint whose window cannot hold the request and uses one that can', async () => {
     harness.sim.clearRequests();
-    const reply = await decide({ model: 'acme/windows', state: longState, questions: { a: { type: 'noul', instructions: 'Long?' } } });
+    const reply = await decide({ model: 'acme/windows', state: longState, questions: { a: { type: 'noul', instructions: 'Long? [[sim answer=yes]]' } } });
     expect(reply.status).toBe(200);
     expect((reply.json as DecisionReply).provider).toBe('Sim C');
     const sent = harness.sim.requests();

@@ -3,11 +3,12 @@ import { collectReply } from '../../core/collect.js';
 import type { CoreEvent, CoreUsage } from '../../core/events.js';
 import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
 import { failuresToError } from '../../core/failure-error.js';
-import { settleGeneration } from '../../core/accounting.js';
+import { chargeNothing, settleGeneration } from '../../core/accounting.js';
+import { GatewayError } from '../../core/errors.js';
 import { planHoldAmount } from '../../core/planner/planner.js';
 import { requestFacts } from '../../core/request-facts.js';
 import type { DecisionCall } from '../../dialects/systemone/decode.js';
-import { encodeDecisionReply, type AnsweredQuestion } from '../../dialects/systemone/encode-reply.js';
+import { encodeDecisionReply, readAnswers } from '../../dialects/systemone/encode-reply.js';
 import type { Services } from '../services.js';
 import { clientSignal } from './client-signal.js';
 import { prepareInference } from './prepare.js';
@@ -17,7 +18,8 @@ import { recordServed, replyMeta, startOutcome } from './outcome.js';
  * Runs a typed-decision request: one upstream call per question, all on one endpoint. The hold
  * covers every call at its largest prompt; the first question is routed with failover and the
  * others follow it to the endpoint that answered, so one price list settles the summed usage.
- * Any question that no endpoint answers fails the whole request, which is then charged nothing.
+ * Any question that no endpoint answers, or whose reply names none of its options, fails the whole
+ * request as a provider error (502), which is then charged nothing: every question is answered or none.
  */
 export async function runDecisions(services: Services, httpRequest: FastifyRequest, reply: FastifyReply, call: DecisionCall): Promise<FastifyReply> {
   const calls = call.questions.map((entry) => ({ ...entry, promptTokens: requestFacts(entry.request).promptTokens }));
@@ -48,14 +50,29 @@ export async function runDecisions(services: Services, httpRequest: FastifyReque
   const collected = answers.map((answer) => collectReply(answer.events));
   const usage = summedUsage(collected.map((entry) => entry.usage));
   if (usage) outcome.usage = usage;
+  const meta = attempt ? replyMeta(prepared, attempt) : undefined;
+  const read = readAnswers(calls.map((entry, index) => ({ question: entry.question, reply: collected[index] ?? collectReply([]) })));
+  if (!read.ok) {
+    outcome.error = unansweredError(read.unanswered, meta?.provider ?? '');
+    outcome.finishReason = 'error';
+    await settleGeneration(services.ledger, prepared.hold, outcome, chargeNothing);
+    throw outcome.error;
+  }
   outcome.finishReason = 'stop';
   const cost = await settleGeneration(services.ledger, prepared.hold, outcome);
   recordServed(services.state, outcome);
-  const answered: AnsweredQuestion[] = calls.map((entry, index) => ({ question: entry.question, reply: collected[index] ?? collectReply([]) }));
-  const meta = attempt ? replyMeta(prepared, attempt) : undefined;
   return reply
     .header('x-provider-name', meta?.provider ?? '')
-    .send(encodeDecisionReply(answered, { id: prepared.generationId, model: meta?.model ?? '', provider: meta?.provider ?? '' }, { usage, cost }));
+    .send(encodeDecisionReply(read.answers, { id: prepared.generationId, model: meta?.model ?? '', provider: meta?.provider ?? '' }, { usage, cost }));
+}
+
+/** The provider error of a request some of whose questions got a reply naming none of their options. */
+function unansweredError(keys: readonly string[], provider: string): GatewayError {
+  const named = keys.map((key) => `"${key}"`).join(', ');
+  const noun = keys.length === 1 ? 'question' : 'questions';
+  return new GatewayError('provider_failed', `${provider} named none of the options of ${noun} ${named}; nothing was charged`, {
+    metadata: { provider_name: provider, unanswered: [...keys] },
+  });
 }
 
 function settledAnswer(result: PromiseSettledResult<Answer<CoreEvent[]>>): Answer<CoreEvent[]> {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeCharacterCost } from '../../billing/character-pricing.js';
-import { settleGeneration, type OutcomePricer } from '../../core/accounting.js';
+import { chargeNothing, settleGeneration, type OutcomePricer } from '../../core/accounting.js';
 import type { UpstreamFailure } from '../../core/events.js';
 import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
 import { failuresToError, failureToError } from '../../core/failure-error.js';
@@ -17,9 +17,6 @@ import { headersSoFar } from './reply-headers.js';
 
 /** Speech is charged per input character, counted before sending. */
 const priceCharacters: OutcomePricer = (pricing, outcome, now) => computeCharacterCost(pricing, outcome.request.speech?.characters ?? 0, now);
-
-/** A synthesis that failed bills nothing, though its record names the endpoint that failed. */
-const noCharge: OutcomePricer = () => ({ cost: 0n, lines: [] });
 
 type RelayEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'failed'; failure: UpstreamFailure };
 
@@ -50,7 +47,7 @@ export async function runSpeech(
       throw error;
     }
     outcome.error = failuresToError(error.failures);
-    await settleGeneration(services.ledger, prepared.hold, outcome, noCharge);
+    await settleGeneration(services.ledger, prepared.hold, outcome, chargeNothing);
     throw outcome.error;
   }
   outcome.attempt = answer.attempt;
@@ -68,7 +65,7 @@ export async function runSpeech(
   if (end.kind === 'failed') outcome.error = failureToError(end.failure, provider);
   if (end.kind === 'left') outcome.cancelled = true;
   outcome.finishReason = end.kind === 'failed' ? 'error' : 'stop';
-  await settleGeneration(services.ledger, prepared.hold, outcome, end.kind === 'failed' ? noCharge : priceCharacters);
+  await settleGeneration(services.ledger, prepared.hold, outcome, end.kind === 'failed' ? chargeNothing : priceCharacters);
   recordServed(services.state, outcome);
   if (end.kind === 'failed') breakOff(reply.raw);
   else if (!reply.raw.destroyed) reply.raw.end();
