@@ -101,7 +101,7 @@ describe('messages reply (official Anthropic client)', () => {
     expect(Object.keys(content[0] ?? {}).sort()).toEqual(['text', 'type']);
   });
 
-  it('a reply carrying generated audio is refused with 422 in the shared envelope, recorded and billed as generated', async () => {
+  it('a reply carrying generated audio is refused with 422 in the shared envelope, recorded with its counts and charged nothing', async () => {
     const before = await accountMoney(harness);
     const reply = await send(harness, { path: '/messages', body: ask('Say it [[sim tokens=3]]', 'acme/speaker') });
     expect(reply.status).toBe(422);
@@ -111,13 +111,14 @@ describe('messages reply (official Anthropic client)', () => {
     expect(envelope.error.message).toMatch(/audio/);
     const generationId = reply.headers.get('x-generation-id') ?? '';
     const record = await send(harness, { path: `/generation?id=${generationId}` });
-    const data = (record.json as { data: { status: string; error: { code: number }; tokens_completion: number } }).data;
+    const data = (record.json as { data: { status: string; error: { code: number }; tokens_completion: number; total_cost: number } }).data;
     expect(data.status).toBe('error');
     expect(data.error.code).toBe(422);
     expect(data.tokens_completion).toBe(3);
+    expect(data.total_cost).toBe(0);
     const after = await accountMoney(harness);
     expect(after.reserved).toBe(before.reserved);
-    expect(after.balance).toBeLessThan(before.balance);
+    expect(after.balance).toBe(before.balance);
   });
 
   it('the official client raises the 422 as an API error', async () => {

@@ -10,7 +10,7 @@ import { SPEECH_CONTENT_TYPES } from '../../core/speech.js';
 import { speechAdapterFor } from '../../upstream/speech-adapter.js';
 import { transportFailure } from '../../upstream/transport.js';
 import type { Services } from '../services.js';
-import { clientSignal } from './client-signal.js';
+import { clientAbortedError, clientSignal } from './client-signal.js';
 import { prepareInference } from './prepare.js';
 import { recordServed, startOutcome } from './outcome.js';
 import { headersSoFar } from './reply-headers.js';
@@ -63,7 +63,10 @@ export async function runSpeech(
   });
   const end = await relayBody(answer.events, reply.raw, signal);
   if (end.kind === 'failed') outcome.error = failureToError(end.failure, provider);
-  if (end.kind === 'left') outcome.cancelled = true;
+  if (end.kind === 'left') {
+    outcome.cancelled = true;
+    outcome.error = clientAbortedError();
+  }
   outcome.finishReason = end.kind === 'failed' ? 'error' : 'stop';
   await settleGeneration(services.ledger, prepared.hold, outcome, end.kind === 'failed' ? chargeNothing : priceCharacters);
   recordServed(services.state, outcome);
