@@ -24,6 +24,11 @@ export interface GenerationOutcome {
   upstreamId?: string;
   error?: GatewayError;
   cancelled?: boolean;
+  /**
+   * The answer was refused to the caller before any of it was delivered (a non-streamed reply the
+   * dialect cannot carry): recorded with its counts, charged nothing, the hold released.
+   */
+  refused?: boolean;
 }
 
 /** Prices a served outcome at the serving endpoint's prices. */
@@ -43,9 +48,10 @@ const priceAnswer: OutcomePricer = (pricing, outcome, now) =>
  */
 export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: GenerationOutcome, price: OutcomePricer = priceAnswer): Promise<number> {
   const now = new Date();
-  const priced = outcome.attempt ? price(outcome.attempt.endpoint.pricing, outcome, now) : { cost: 0n, lines: [] };
+  const charged = outcome.attempt !== undefined && outcome.refused !== true;
+  const priced = outcome.attempt && charged ? price(outcome.attempt.endpoint.pricing, outcome, now) : { cost: 0n, lines: [] };
   const record = buildRecord(outcome, now, priced);
-  if (outcome.attempt) await ledger.settle(hold, record);
+  if (charged) await ledger.settle(hold, record);
   else await ledger.release(hold, record);
   return toUsdNumber(priced.cost);
 }

@@ -14,7 +14,7 @@ import { closeOutcome, recordServed, replyMeta, startOutcome, unansweredError } 
 
 /**
  * Runs a non-streamed request: the whole reply is read (failing over on any failure), settled, then
- * sent. A reply the dialect cannot carry is settled as the refusal it answers with.
+ * sent. A reply the dialect cannot carry is refused: recorded with its counts and charged nothing.
  */
 export async function runComplete(
   services: Services,
@@ -40,7 +40,10 @@ export async function runComplete(
   const meter = new AnswerMeter();
   for (const event of answer.events) meter.observe(event);
   const refusal = refusedOutput(dialect, answer.events);
-  if (refusal) outcome.error = refusal;
+  if (refusal) {
+    outcome.error = refusal;
+    outcome.refused = true;
+  }
   await closeOutcome(outcome, meter, false);
   const cost = await settleOrLog(services, prepared.hold, outcome);
   recordServed(services.state, outcome);
