@@ -11,6 +11,13 @@ beforeAll(async () => {
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=4' }] },
       { id: 'acme/slow', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=400;tps=40' }] },
       { id: 'acme/late', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;ttft=30000' }] },
+      {
+        id: 'acme/tts',
+        endpoints: [{
+          provider: 'sim-a', upstream_model: 'tts;tps=2', input_modalities: ['text'], output_modalities: ['audio'], supported_parameters: [],
+          speech_envelope: { voices: ['alloy'], codecs: ['wav'] }, pricing: { character: '0.000015' },
+        }],
+      },
     ],
   });
 });
@@ -106,6 +113,36 @@ describe('a caller that leaves before the answer finished (spec 02: 408 timeout)
     expect(record.error).toEqual({ code: 408, message: 'Request aborted client-side before it finished' });
     expect(record.total_cost).toBe(0);
     expect(await accountMoney(harness)).toEqual(before);
+  });
+});
+
+describe('a caller that leaves speech mid-body', () => {
+  it('is recorded as cancelled with 408 and charged for the characters synthesised for it', async () => {
+    const before = await accountMoney(harness);
+    const id = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest(new URL(`${harness.baseUrl}/audio/speech`), {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json' },
+      });
+      request.on('response', (response) => {
+        response.once('data', () => {
+          request.destroy();
+          resolve(String(response.headers['x-generation-id'] ?? ''));
+        });
+      });
+      request.on('error', (error) => {
+        if (!request.destroyed) reject(error);
+      });
+      request.end(JSON.stringify({ model: 'acme/tts', input: 'A sentence long enough to be spoken in several pieces.', response_format: 'wav' }));
+    });
+    const record = await generationOnceSettled(id);
+    expect(record.status).toBe('cancelled');
+    expect(record.error).toEqual({ code: 408, message: 'Request aborted client-side before it finished' });
+    expect(record.total_cost).toBeGreaterThan(0);
+    const after = await accountMoney(harness);
+    expect(after.reserved).toBe(before.reserved);
+    expect(before.balance - after.balance).toBeGreaterThan(0n);
   });
 });
 
