@@ -54,8 +54,8 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
         description: 'A demo chat model answered by the bundled provider simulator.',
         tags: ['demo'],
         endpoints: [
-          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=400', prompt: '0.0000005', completion: '0.0000015' }),
-          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tps=200', prompt: '0.0000008', completion: '0.000002' }),
+          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=400;labels', prompt: '0.0000005', completion: '0.0000015' }),
+          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tps=200;labels', prompt: '0.0000008', completion: '0.000002' }),
         ],
       },
       {

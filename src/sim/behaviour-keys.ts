@@ -122,6 +122,7 @@ export const SETTERS = {
   native_finish: (b, v) => named('native_finish', v, (raw) => { b.nativeFinish = raw; }),
   answer: (b, v) => named('answer', v, (text) => { b.answer = text; }),
   top: topAlternatives,
+  labels: (b, v) => flag('labels', v, () => { b.labels = true; }),
 } as const satisfies Record<string, Setter>;
 
 export function isKnownKey(key: string): key is keyof typeof SETTERS {

@@ -46,6 +46,9 @@ import { isKnownKey, SETTERS } from './behaviour-keys.js';
  *                       probabilities (0 < P ≤ 1), reported as `top_logprobs`; without `answer` the
  *                       most probable one is the answer. Every answer token otherwise gets
  *                       probability 0.9 and one runner-up alternative
+ * - `labels`            where the last user message ends with `Answer with one of: A, B, C.` (the
+ *                       typed-decision prompt), the answer is one of those labels, picked by a digest
+ *                       of the message, and `top` spreads over every label; other prompts as usual
  *
  * Answers are, by precedence: echo, refusal, tool call, text. Images and audio accompany text.
  * A text answer ends before the first requested stop sequence it contains (`stop`, or
@@ -94,6 +97,8 @@ export interface SimBehaviour {
   answer: string | undefined;
   /** The first answer token's scripted alternatives. */
   top: { token: string; probability: number }[] | undefined;
+  /** Answer prompts that offer labels with one of them. */
+  labels: boolean;
 }
 
 export type ImageBehaviour = { kind: 'png'; width: number; height: number } | { kind: 'url'; url: string };
@@ -114,7 +119,7 @@ export function defaultBehaviour(): SimBehaviour {
     disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
     reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,
     audioSeconds: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
-    nativeFinish: undefined, answer: undefined, top: undefined,
+    nativeFinish: undefined, answer: undefined, top: undefined, labels: false,
   };
 }
 

@@ -10,6 +10,7 @@ import { planToolCall } from './tool-call-plan.js';
 import { cycledWord } from './word-cycle.js';
 import { cutAtStop, requestedStops } from './stop-sequences.js';
 import { planLogprobs, type LogprobEntry } from './logprobs-plan.js';
+import { withLabelAnswer } from './label-answer.js';
 
 export type { ToolCallPlan } from './tool-call-plan.js';
 
@@ -116,9 +117,10 @@ function reasoningCount(body: Record<string, unknown>, behaviour: SimBehaviour):
   return body.reasoning_effort === 'none' && !behaviour.reasoningOnNone ? undefined : behaviour.reasoning;
 }
 
-export function planReply(input: PlanInput): ReplyPlan {
+export function planReply(planned: PlanInput): ReplyPlan {
+  const messages = messageList(planned.body);
+  const input = { ...planned, behaviour: withLabelAnswer(planned.behaviour, lastUserText(messages)) };
   const { body, behaviour } = input;
-  const messages = messageList(body);
   const promptTokens = countPromptTokens(messages);
   const { tokens, ...answer } = planAnswer(input, messages);
   const reasoningTokens = reasoningCount(body, behaviour);

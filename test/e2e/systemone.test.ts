@@ -24,6 +24,7 @@ beforeAll(async () => {
         ],
       },
       { id: 'acme/tiny', endpoints: [{ provider: 'sim-a', upstream_model: 'tiny', context_length: 300, supported_parameters: DECLARES_LOGPROBS }] },
+      { id: 'acme/labelled', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;labels', supported_parameters: DECLARES_LOGPROBS }] },
       { id: 'acme/down', endpoints: [{ provider: 'sim-a', upstream_model: 'down;error=503', supported_parameters: DECLARES_LOGPROBS }] },
     ],
   });
@@ -157,6 +158,28 @@ describe('POST /systemone score and noul answers', () => {
     const sent = harness.sim.requests();
     expect(sent).toHaveLength(2);
     expect(sent.every((request) => JSON.stringify(request.body).includes('\\"channel\\": \\"support\\"'))).toBe(true);
+  });
+});
+
+describe('POST /systemone against a model that answers with one of the offered labels', () => {
+  it('answers every question of every type, each from the log-probabilities over its labels', async () => {
+    const reply = await decide({
+      model: 'acme/labelled',
+      state: { message: 'I was charged twice for order 4411, refund one today.', channel: 'support' },
+      questions: {
+        is_billing: { type: 'noul', instructions: 'Is this about billing?', criteria: { true: 'a charge, invoice or refund' } },
+        urgency: { type: 'choice', instructions: 'How urgent is it?', criteria: { low: 'can wait a week', high: 'needs action today' } },
+        frustration: { type: 'score', instructions: 'How frustrated is the customer?', criteria: ['calm', 'annoyed', 'angry'] },
+      },
+    });
+    expect(reply.status).toBe(200);
+    const { answers } = reply.json as DecisionReply;
+    expect(Object.keys(answers).sort()).toEqual(['frustration', 'is_billing', 'urgency']);
+    for (const answer of Object.values(answers)) expect(answer.basis).toBe('logprobs');
+    expect(Object.keys(answers.urgency?.probabilities as object)).toEqual(['low', 'high']);
+    expect(Object.keys(answers.frustration?.probabilities as object)).toEqual(['0', '1', '2']);
+    const noul = answers.is_billing?.noul as number;
+    expect(noul > 0 && noul < 1).toBe(true);
   });
 });
 

@@ -34,6 +34,11 @@ describe('demo catalogue', () => {
     }
   });
 
+  test('demo-chat answers typed-decision prompts with one of the offered labels', () => {
+    const endpoints = catalogue.models.get('switchyard/demo-chat')?.endpoints ?? [];
+    for (const endpoint of endpoints) expect(endpoint.upstreamModel.split(';')).toContain('labels');
+  });
+
   test('demo-fast has one endpoint whose upstream name selects simulator behaviours', () => {
     const endpoints = catalogue.models.get('switchyard/demo-fast')?.endpoints ?? [];
     expect(endpoints).toHaveLength(1);
