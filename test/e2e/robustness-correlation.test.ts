@@ -11,6 +11,7 @@ beforeAll(async () => {
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=4' }] },
       { id: 'acme/slow', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=400;tps=40' }] },
       { id: 'acme/late', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;ttft=30000' }] },
+      { id: 'acme/late-judge', endpoints: [{ provider: 'sim-a', upstream_model: 'judge;ttft=30000', supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'] }] },
       {
         id: 'acme/tts',
         endpoints: [{
@@ -95,20 +96,24 @@ describe('a caller that leaves before the answer finished (spec 02: 408 timeout)
     expect(before.balance - after.balance).toBeGreaterThan(0n);
   });
 
-  it('a non-streamed request it leaves while the provider works is recorded as cancelled with 408, charging nothing', async () => {
+  const nonStreamed = [
+    { path: '/chat/completions', body: { model: 'acme/late', messages: USER } },
+    { path: '/systemone', body: { model: 'acme/late-judge', state: 'Hi', questions: { q: { type: 'choice', instructions: 'Which?', criteria: { a: null, b: null } } } } },
+  ];
+  it.each(nonStreamed)('a non-streamed $path request it leaves while the provider works is recorded as cancelled with 408, charging nothing', async ({ path, body }) => {
     harness.sim.clearRequests();
     const before = await accountMoney(harness);
     await new Promise<void>((resolve) => {
-      const request = httpRequest(new URL(`${harness.baseUrl}/chat/completions`), {
+      const request = httpRequest(new URL(`${harness.baseUrl}${path}`), {
         method: 'POST',
         agent: false,
         headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json' },
       });
       request.on('error', () => resolve());
-      request.end(JSON.stringify({ model: 'acme/late', messages: USER }));
+      request.end(JSON.stringify(body));
       void untilUpstreamAsked().then(() => request.destroy());
     });
-    const record = await generationOnceSettled(await latestGenerationId());
+    const record = await generationOnceSettled(await latestGenerationId(body.model));
     expect(record.status).toBe('cancelled');
     expect(record.error).toEqual({ code: 408, message: 'Request aborted client-side before it finished' });
     expect(record.total_cost).toBe(0);
@@ -146,14 +151,14 @@ describe('a caller that leaves speech mid-body', () => {
   });
 });
 
-/** The id of the account's most recent generation record, straight from the store (its reply never arrived). */
-async function latestGenerationId(): Promise<string> {
+/** The id of the generation record of `model`, straight from the store (its reply never arrived). */
+async function latestGenerationId(model: string): Promise<string> {
   for (let poll = 0; poll < 400; poll += 1) {
-    const row = await harness.gateway.store.db.selectFrom('generations').select(['id']).where('model', '=', 'acme/late').executeTakeFirst();
+    const row = await harness.gateway.store.db.selectFrom('generations').select(['id']).where('model', '=', model).executeTakeFirst();
     if (row) return row.id;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error('no generation for acme/late');
+  throw new Error(`no generation for ${model}`);
 }
 
 interface RefusalRecord {

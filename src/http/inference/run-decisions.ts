@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { collectReply } from '../../core/collect.js';
 import type { CoreEvent, CoreUsage } from '../../core/events.js';
 import { AllAttemptsFailed, type Answer } from '../../core/executor.js';
-import { failuresToError } from '../../core/failure-error.js';
 import { chargeNothing, settleGeneration } from '../../core/accounting.js';
 import { GatewayError } from '../../core/errors.js';
 import { planHoldAmount } from '../../core/planner/planner.js';
@@ -12,7 +11,7 @@ import { encodeDecisionReply, readAnswers } from '../../dialects/systemone/encod
 import type { Services } from '../services.js';
 import { clientSignal } from './client-signal.js';
 import { prepareInference } from './prepare.js';
-import { recordServed, replyMeta, startOutcome } from './outcome.js';
+import { recordServed, replyMeta, startOutcome, unansweredError as endpointsUnanswered } from './outcome.js';
 
 /**
  * Runs a typed-decision request: one upstream call per question, all on one endpoint. The hold
@@ -41,7 +40,7 @@ export async function runDecisions(services: Services, httpRequest: FastifyReque
       await services.ledger.release(prepared.hold);
       throw error;
     }
-    outcome.error = failuresToError(error.failures);
+    outcome.error = endpointsUnanswered(outcome, error, signal, services.restart);
     await settleGeneration(services.ledger, prepared.hold, outcome);
     throw outcome.error;
   }
