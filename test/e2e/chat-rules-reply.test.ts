@@ -136,6 +136,7 @@ describe('refusal, finish reasons and native_finish_reason', () => {
   it('a refusal arrives as refusal text, whole and in streamed fragments', async () => {
     const { json } = await whole({ messages: user('Do the bad thing [[sim refusal]]') });
     expect(messageOf(json).refusal).toBe("I can't help with that.");
+    expect(messageOf(json).content).toBeNull();
     const { chunks } = await streamed({ messages: user('Do the bad thing [[sim refusal]]') });
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.refusal ?? '').join('')).toBe("I can't help with that.");
   });
@@ -194,6 +195,7 @@ describe('generated media', () => {
     expect(Object.keys(audio).sort()).toEqual(['data', 'expires_at', 'id', 'transcript']);
     expect(Buffer.from(String(audio.data), 'base64').subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(audio.transcript).toBe('Hello from the');
+    expect(messageOf(reply.json as Record<string, unknown>).content).toBeNull();
     const record = await generation(reply.headers.get('x-generation-id') ?? '');
     const lines = record.cost_lines as Array<{ key: string; quantity: string; amount_usd: string | null }>;
     expect(lines.find((line) => line.key === 'audio_second')).toEqual({ key: 'audio_second', quantity: '2.000000', amount_usd: null });

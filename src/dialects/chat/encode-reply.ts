@@ -56,9 +56,13 @@ function encodeMessage(reply: CollectedReply): Record<string, unknown> {
   return message;
 }
 
-/** Text when there is text; "" when the answer is a picture or empty; null for a pure tool call. */
+/**
+ * Text when there is text; "" when the answer is a picture (spec 01) or empty; null, as the
+ * endpoint sends it, when the answer is a tool call, a refusal or audio (its transcript holds the words).
+ */
 function messageContent(reply: CollectedReply): string | null {
   if (reply.hasText) return reply.text;
-  if (reply.toolCalls.length > 0 && reply.images.length === 0) return null;
+  if (reply.images.length > 0) return '';
+  if (reply.toolCalls.length > 0 || reply.refusal !== undefined || reply.audio) return null;
   return '';
 }
