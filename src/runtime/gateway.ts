@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createKeyDirectory } from '../accounts/key-directory.js';
@@ -65,6 +66,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const state = new LiveEndpointState();
   const settings = { ...DEFAULT_HTTP_SETTINGS, ...options.settings };
   const restart = new AbortController();
+  // every request in flight listens for the restart (and lets go when it ends): no listener limit
+  setMaxListeners(0, restart.signal);
   const services: Services = {
     catalogue,
     keys,

@@ -1,9 +1,8 @@
 import { invalidRequest } from '../../core/errors.js';
 import type { EmbeddedModality, EmbeddingsAsk, EmbeddingsInput } from '../../core/embeddings.js';
 import type { DecodedOperation, JudgedPart } from '../../core/operation.js';
-import type { CoreRequest } from '../../core/request.js';
-import { readAttribution, readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
-import { readProviderPreferences } from '../shared/provider-preferences.js';
+import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
+import { singleCallRequest } from '../shared/single-call-request.js';
 import { embeddingsFacts } from './input-facts.js';
 import type { EmbeddingsPart, EmbeddingsRequestBody, MultimodalItemBody } from './schema.js';
 
@@ -25,21 +24,12 @@ export function decodeEmbeddingsRequest(body: EmbeddingsRequestBody, headers: He
   if (body.dimensions !== undefined) ask.dimensions = body.dimensions;
   if (body.input_type !== undefined) ask.inputType = body.input_type;
   if (body.user !== undefined) ask.user = body.user;
-  const request: CoreRequest = {
-    models: [body.model],
-    messages: [],
-    stream: false,
-    parameters: {},
+  const request = singleCallRequest(body, headers, {
     softParameters: body.input_type === undefined ? {} : { input_type: body.input_type },
-    passthrough: {},
-    attribution: readAttribution(headers),
     operation: { kind: 'embeddings', parts, ...(ask.dimensions !== undefined && { dimensions: ask.dimensions }) },
-  };
-  if (body.user !== undefined) request.user = body.user;
+  });
   const session = readSessionHeader(headers);
   if (session !== undefined) request.sessionId = session;
-  const provider = readProviderPreferences(body.provider);
-  if (provider) request.provider = provider;
   return { request, facts: embeddingsFacts(entries), ask };
 }
 

@@ -1,9 +1,8 @@
 import type { DecodedOperation } from '../../core/operation.js';
 import type { RerankAsk } from '../../core/rerank.js';
-import type { CoreRequest } from '../../core/request.js';
 import { countText } from '../../core/token-estimate.js';
-import { readAttribution, readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
-import { readProviderPreferences } from '../shared/provider-preferences.js';
+import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
+import { singleCallRequest } from '../shared/single-call-request.js';
 import type { RerankRequestBody } from './schema.js';
 import { readDocument, scoredText } from './documents.js';
 
@@ -13,21 +12,9 @@ export function decodeRerankRequest(body: RerankRequestBody, headers: HeaderBag)
   const ask: RerankAsk = { query: body.query, documents: body.documents, texts, returnDocuments: body.return_documents === true };
   if (body.top_n !== undefined) ask.topN = body.top_n;
   if (body.user !== undefined) ask.user = body.user;
-  const request: CoreRequest = {
-    models: [body.model],
-    messages: [],
-    stream: false,
-    parameters: {},
-    softParameters: {},
-    passthrough: {},
-    attribution: readAttribution(headers),
-    operation: { kind: 'rerank' },
-  };
-  if (body.user !== undefined) request.user = body.user;
+  const request = singleCallRequest(body, headers, { operation: { kind: 'rerank' } });
   const session = readSessionHeader(headers);
   if (session !== undefined) request.sessionId = session;
-  const provider = readProviderPreferences(body.provider);
-  if (provider) request.provider = provider;
   return { request, facts: rerankFacts(body.query, texts), ask };
 }
 

@@ -3,7 +3,7 @@ import type { ProviderPreferences, SortPartition } from '../../core/request.js';
 import type { ProviderPreferencesSchema } from './routing-schema.js';
 import { priceCeilings } from './price-ceilings.js';
 
-type ProviderBody = Static<typeof ProviderPreferencesSchema>;
+export type ProviderBody = Static<typeof ProviderPreferencesSchema>;
 
 /**
  * The `provider` member (schema-checked: unknown keys were refused) in core form. `route` is the

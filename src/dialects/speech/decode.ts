@@ -1,8 +1,8 @@
 import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { CoreRequest } from '../../core/request.js';
 import { countCharacters, SPEECH_LIMITS, type SampleFormat, type SpeechAsk, type SpeechFormat, type VoiceSample } from '../../core/speech.js';
-import { readAttribution, type HeaderBag } from '../shared/request-headers.js';
-import { readProviderPreferences } from '../shared/provider-preferences.js';
+import type { HeaderBag } from '../shared/request-headers.js';
+import { singleCallRequest } from '../shared/single-call-request.js';
 import { detectSampleFormat } from './sample-format.js';
 import type { SpeechRequestBody, VoiceSampleBody } from './schema.js';
 
@@ -26,20 +26,7 @@ export function decodeSpeechRequest(body: SpeechRequestBody, headers: HeaderBag)
   if (body.instructions !== undefined) speech.instructions = body.instructions;
   const reference = body.input_references?.[0];
   if (reference) speech.sample = readSample(reference);
-  const request: CoreRequest = {
-    models: [body.model],
-    messages: [],
-    stream: false,
-    parameters: {},
-    softParameters: {},
-    passthrough: {},
-    attribution: readAttribution(headers),
-    speech,
-  };
-  if (body.user !== undefined) request.user = body.user;
-  const provider = readProviderPreferences(body.provider);
-  if (provider) request.provider = provider;
-  return request;
+  return singleCallRequest(body, headers, { speech });
 }
 
 function readSample(reference: VoiceSampleBody): VoiceSample {
