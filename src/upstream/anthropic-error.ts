@@ -1,5 +1,6 @@
 import type { UpstreamFailure } from '../core/events.js';
 import { isObject, parseJson, stringOf, type JsonObject } from './json-guards.js';
+import { httpFailure } from './http-failure.js';
 
 /** The HTTP status each Anthropic error `type` stands for, read when an error arrives in a stream. */
 const STATUS_BY_ERROR_TYPE: Readonly<Record<string, number>> = {
@@ -44,17 +45,7 @@ export function anthropicErrorObject(text: string): JsonObject | undefined {
 export function decodeAnthropicHttpError(status: number, bodyText: string, headers: Record<string, string>): UpstreamFailure {
   const error = anthropicErrorObject(bodyText);
   const read = error ? readAnthropicError(error) : {};
-  const failure: UpstreamFailure = {
-    kind: 'http',
-    status,
-    retryable: status !== 413,
-    providerMessage: read.providerMessage ?? (bodyText.slice(0, 200) || `HTTP ${status}`),
-    raw: bodyText,
-  };
-  if (read.providerCode) failure.providerCode = read.providerCode;
-  const retryAfter = headers['retry-after'];
-  if (retryAfter) failure.retryAfter = retryAfter;
-  return failure;
+  return httpFailure(status, bodyText, headers, read);
 }
 
 /** An `error` event inside a stream: the status its type stands for, and its data as raw. */

@@ -1,5 +1,6 @@
 import type { UpstreamFailure } from '../core/events.js';
 import { isObject, parseJson, stringOf, type JsonObject } from './json-guards.js';
+import { httpFailure } from './http-failure.js';
 
 /** Reads `{message, code, type}` of an OpenAI-style error object. */
 export function readOpenAiError(error: JsonObject): Pick<UpstreamFailure, 'providerMessage' | 'providerCode' | 'status'> {
@@ -20,15 +21,5 @@ export function decodeOpenAiHttpError(status: number, bodyText: string, headers:
   const body = parseJson(bodyText);
   const error = isObject(body) && isObject(body.error) ? body.error : isObject(body) ? body : undefined;
   const read = error ? readOpenAiError(error) : {};
-  const failure: UpstreamFailure = {
-    kind: 'http',
-    status,
-    retryable: status !== 413,
-    providerMessage: read.providerMessage ?? (bodyText.slice(0, 200) || `HTTP ${status}`),
-    raw: bodyText,
-  };
-  if (read.providerCode) failure.providerCode = read.providerCode;
-  const retryAfter = headers['retry-after'];
-  if (retryAfter) failure.retryAfter = retryAfter;
-  return failure;
+  return httpFailure(status, bodyText, headers, read);
 }
