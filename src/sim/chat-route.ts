@@ -4,14 +4,14 @@ import type { SimBehaviour } from './behaviour.js';
 import { resolveBehaviour } from './behaviour.js';
 import { buildStreamFrames } from './chat-chunks.js';
 import { chatCompletionBody } from './chat-completion.js';
-import { sendError, sendJson } from './json-reply.js';
+import { sendError } from './json-reply.js';
 import { isRecord, lastUserText, messageList } from './message-text.js';
 import type { ReplyMeta } from './reply-meta.js';
-import type { ReplyPlan } from './reply-plan.js';
 import { planReply } from './reply-plan.js';
 import { paramProblem } from './param-check.js';
 import { scriptStream } from './stream-script.js';
 import { writeStream } from './stream-writer.js';
+import { replyWhole } from './whole-reply.js';
 
 /** A request body as read: parsed JSON, or a marker that it did not parse. */
 export type ParsedBody = { ok: true; value: unknown } | { ok: false };
@@ -21,27 +21,6 @@ const UNPARSABLE = 'We could not parse the JSON body of your request.';
 /** Streams carry a usage chunk only when asked, as OpenAI's do. */
 function streamWantsUsage(body: Record<string, unknown>, behaviour: SimBehaviour): boolean {
   return behaviour.usage && isRecord(body.stream_options) && body.stream_options.include_usage === true;
-}
-
-/**
- * Non-streamed replies wait the time to first token plus the generation time at `tps`.
- * Stream-only failures have non-streamed counterparts: a dropped connection, a 500, a non-JSON body.
- */
-async function replyWhole(res: ServerResponse, plan: ReplyPlan, meta: ReplyMeta, behaviour: SimBehaviour): Promise<void> {
-  const generationMs = behaviour.tps ? (plan.completionTokens * 1000) / behaviour.tps : 0;
-  const delay = (behaviour.ttftMs ?? 0) + generationMs;
-  if (delay > 0) await sleep(delay);
-  if (res.destroyed) return;
-  if (behaviour.disconnectAfter !== undefined) {
-    res.destroy();
-  } else if (behaviour.failAfter !== undefined) {
-    sendError(res, 500, 'simulated failure 500');
-  } else if (behaviour.malformedAfter !== undefined) {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"id": "chatcmpl-broken", "choices": [');
-  } else {
-    sendJson(res, 200, chatCompletionBody(plan, meta, behaviour.usage));
-  }
 }
 
 async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status: number): Promise<void> {
@@ -74,7 +53,13 @@ export async function handleChat(res: ServerResponse, parsed: ParsedBody, sequen
   const created = Math.floor(Date.now() / 1000);
   const plan = planReply({ body, behaviour, sequence, created });
   const meta: ReplyMeta = { id: `chatcmpl-sim${sequence}`, created, model };
-  if (body.stream !== true) return replyWhole(res, plan, meta, behaviour);
+  if (body.stream !== true) {
+    return replyWhole(res, plan, behaviour, {
+      body: () => chatCompletionBody(plan, meta, behaviour.usage),
+      sendError,
+      brokenBody: '{"id": "chatcmpl-broken", "choices": [',
+    });
+  }
   const frames = buildStreamFrames(plan, meta, { withUsage: streamWantsUsage(body, behaviour), dispatch: behaviour.dispatch });
   return writeStream(res, scriptStream(frames, behaviour), behaviour);
 }

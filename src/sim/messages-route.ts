@@ -3,17 +3,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimBehaviour } from './behaviour.js';
 import { resolveBehaviour } from './behaviour.js';
 import type { ParsedBody } from './chat-route.js';
-import { sendJson } from './json-reply.js';
 import { isRecord, lastUserText, messageList } from './message-text.js';
 import { sendAnthropicError } from './messages-error.js';
 import { messageStreamFrames } from './messages-events.js';
 import { planningBody } from './messages-planning.js';
 import { messageBody, type MessageShape } from './messages-reply.js';
 import { paramProblem } from './param-check.js';
-import type { ReplyPlan } from './reply-plan.js';
 import { planReply } from './reply-plan.js';
 import { scriptStream } from './stream-script.js';
 import { writeStream } from './stream-writer.js';
+import { replyWhole } from './whole-reply.js';
 
 /** Behaviours of the OpenAI-compatible wire that have no counterpart on this one. */
 function unspokenBehaviour(behaviour: SimBehaviour): string | undefined {
@@ -21,24 +20,6 @@ function unspokenBehaviour(behaviour: SimBehaviour): string | undefined {
   if (behaviour.audioSeconds !== undefined) return 'audio';
   if (behaviour.dispatch) return 'dispatch';
   return undefined;
-}
-
-/** Non-streamed replies wait as the chat wire's do; stream-only failures have whole-reply counterparts. */
-async function replyWhole(res: ServerResponse, plan: ReplyPlan, shape: MessageShape, behaviour: SimBehaviour): Promise<void> {
-  const generationMs = behaviour.tps ? (plan.completionTokens * 1000) / behaviour.tps : 0;
-  const delay = (behaviour.ttftMs ?? 0) + generationMs;
-  if (delay > 0) await sleep(delay);
-  if (res.destroyed) return;
-  if (behaviour.disconnectAfter !== undefined) {
-    res.destroy();
-  } else if (behaviour.failAfter !== undefined) {
-    sendAnthropicError(res, 500, 'simulated failure 500');
-  } else if (behaviour.malformedAfter !== undefined) {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"id": "msg_broken", "type": "message", "content": [');
-  } else {
-    sendJson(res, 200, messageBody(plan, shape));
-  }
 }
 
 async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status: number): Promise<void> {
@@ -79,6 +60,12 @@ export async function handleMessages(res: ServerResponse, parsed: ParsedBody, { 
   if (behaviour.echo) plan.content = [JSON.stringify(body)];
   if (plan.toolCall) plan.toolCall.id = `toolu_sim${sequence}`;
   const shape: MessageShape = { meta: { id: `msg_sim${sequence}`, created: 0, model }, nativeFinish: behaviour.nativeFinish, withUsage: behaviour.usage };
-  if (body.stream !== true) return replyWhole(res, plan, shape, behaviour);
+  if (body.stream !== true) {
+    return replyWhole(res, plan, behaviour, {
+      body: () => messageBody(plan, shape),
+      sendError: sendAnthropicError,
+      brokenBody: '{"id": "msg_broken", "type": "message", "content": [',
+    });
+  }
   return writeStream(res, scriptStream(messageStreamFrames(plan, shape), behaviour), behaviour);
 }
