@@ -9,6 +9,11 @@ export interface PlannedAttempt {
   endpoint: EndpointEntry;
   /** Output ceiling to send upstream (lowered to the endpoint's own and trimmed to fit), or undefined. */
   ceiling?: number;
+  /**
+   * The output the credit hold covers: the planned ceiling, else all the endpoint can emit beside
+   * the prompt. A wire that requires a ceiling sends this one.
+   */
+  heldCeiling: number;
   /** Estimated prompt tokens as this endpoint receives them (messages plus tool schemas). */
   promptTokens: number;
   /** The conversation this endpoint receives when it differs from the request's (middle-out). */

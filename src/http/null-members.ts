@@ -1,3 +1,5 @@
+import { isPlainObject } from '../core/plain-object.js';
+
 /** Members whose contents are the caller's own documents (schemas, opaque maps): never rewritten. */
 const OPAQUE_MEMBERS = new Set(['metadata', 'response_format', 'tools', 'logit_bias', 'text', 'state', 'questions', 'documents']);
 
@@ -7,7 +9,7 @@ const OPAQUE_MEMBERS = new Set(['metadata', 'response_format', 'tools', 'logit_b
  * each message or input item, before the schema sees the body. Caller documents are left untouched.
  */
 export function dropNullMembers(body: unknown): unknown {
-  if (!isRecord(body)) return body;
+  if (!isPlainObject(body)) return body;
   for (const [key, value] of Object.entries(body)) {
     if (value === null) delete body[key];
     else if (OPAQUE_MEMBERS.has(key)) continue;
@@ -18,12 +20,8 @@ export function dropNullMembers(body: unknown): unknown {
 }
 
 function dropOwnNulls(value: unknown): void {
-  if (!isRecord(value)) return;
+  if (!isPlainObject(value)) return;
   for (const key of Object.keys(value)) {
     if (value[key] === null) delete value[key];
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

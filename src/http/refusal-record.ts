@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode, GatewayError } from '../core/errors.js';
 import type { GenerationRecord, Ledger } from '../billing/types.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { readAttribution } from '../dialects/shared/request-headers.js';
 
 declare module 'fastify' {
@@ -38,7 +39,7 @@ function refusalRecord(
   error: GatewayError,
   owner: Pick<GenerationRecord, 'id' | 'accountId' | 'workspaceId' | 'keyId'>,
 ): GenerationRecord {
-  const body = isRecord(request.body) ? request.body : {};
+  const body = isPlainObject(request.body) ? request.body : {};
   const attribution = readAttribution(request.headers);
   return {
     ...owner,
@@ -61,7 +62,7 @@ function refusalRecord(
     generationMs: null,
     appTitle: attribution.title ?? null,
     appReferer: attribution.referer ?? null,
-    metadata: isRecord(body.metadata) ? body.metadata : null,
+    metadata: isPlainObject(body.metadata) ? body.metadata : null,
   };
 }
 
@@ -70,8 +71,4 @@ function askedModel(body: Record<string, unknown>): string {
   if (typeof body.model === 'string') return body.model;
   const first: unknown = Array.isArray(body.models) ? body.models[0] : undefined;
   return typeof first === 'string' ? first : '';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

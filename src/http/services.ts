@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { KeyDirectory } from '../accounts/types.js';
 import type { GenerationReader, Ledger } from '../billing/types.js';
 import type { CatalogueSource } from '../catalogue/source.js';
-import type { Executor } from '../core/executor.js';
+import type { Executor } from '../inference/executor.js';
 import type { LiveEndpointState } from '../stats/endpoint-state.js';
 import type { RateLimiters } from './rate-limit.js';
 

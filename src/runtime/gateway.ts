@@ -10,7 +10,7 @@ import { formatProblem } from '../catalogue/problem-list.js';
 import { watchCatalogue } from '../catalogue/watcher.js';
 import { demoCatalogueYaml } from '../catalogue/demo.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
-import { Executor } from '../core/executor.js';
+import { Executor } from '../inference/executor.js';
 import { buildApp } from '../http/app.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type Services } from '../http/services.js';
 import { startSimulator, type RunningSimulator } from '../sim/server.js';

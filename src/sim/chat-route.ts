@@ -5,7 +5,8 @@ import { resolveBehaviour } from './behaviour.js';
 import { buildStreamFrames } from './chat-chunks.js';
 import { chatCompletionBody } from './chat-completion.js';
 import { sendError } from './json-reply.js';
-import { isRecord, lastUserText, messageList } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
+import { lastUserText, messageList } from './message-text.js';
 import type { ReplyMeta } from './reply-meta.js';
 import { planReply } from './reply-plan.js';
 import { paramProblem } from './param-check.js';
@@ -20,7 +21,7 @@ const UNPARSABLE = 'We could not parse the JSON body of your request.';
 
 /** Streams carry a usage chunk only when asked, as OpenAI's do. */
 function streamWantsUsage(body: Record<string, unknown>, behaviour: SimBehaviour): boolean {
-  return behaviour.usage && isRecord(body.stream_options) && body.stream_options.include_usage === true;
+  return behaviour.usage && isPlainObject(body.stream_options) && body.stream_options.include_usage === true;
 }
 
 async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status: number): Promise<void> {
@@ -39,7 +40,7 @@ function checkParams(res: ServerResponse, body: Record<string, unknown>, behavio
 
 /** `POST /v1/chat/completions`: behaviours from the model name and the last user message. */
 export async function handleChat(res: ServerResponse, parsed: ParsedBody, sequence: number): Promise<void> {
-  if (!parsed.ok || !isRecord(parsed.value)) return sendError(res, 400, UNPARSABLE);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return sendError(res, 400, UNPARSABLE);
   const body = parsed.value;
   const model = body.model;
   if (typeof model !== 'string' || model === '') {

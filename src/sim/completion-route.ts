@@ -5,7 +5,7 @@ import { resolveBehaviour } from './behaviour.js';
 import type { ParsedBody } from './chat-route.js';
 import { completionBody, completionStreamFrames, type CompletionShape } from './completion-frames.js';
 import { sendError, sendJson } from './json-reply.js';
-import { isRecord } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { paramProblem } from './param-check.js';
 import { countTextPromptTokens } from './prompt-tokens.js';
 import type { ReplyPlan } from './reply-plan.js';
@@ -36,7 +36,7 @@ async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status
 }
 
 function streamWantsUsage(body: Record<string, unknown>, behaviour: SimBehaviour): boolean {
-  return behaviour.usage && isRecord(body.stream_options) && body.stream_options.include_usage === true;
+  return behaviour.usage && isPlainObject(body.stream_options) && body.stream_options.include_usage === true;
 }
 
 /**
@@ -46,7 +46,7 @@ function streamWantsUsage(body: Record<string, unknown>, behaviour: SimBehaviour
  * alternatives; `suffix` is accepted.
  */
 export async function handleCompletion(res: ServerResponse, parsed: ParsedBody, sequence: number): Promise<void> {
-  if (!parsed.ok || !isRecord(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
+  if (!parsed.ok || !isPlainObject(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
   const body = parsed.value;
   const { model, prompt } = body;
   if (typeof model !== 'string' || model === '') return sendError(res, 400, 'you must provide a model parameter', { param: 'model' });

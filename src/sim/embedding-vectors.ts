@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { encode } from 'gpt-tokenizer';
-import { isRecord } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
 
 /** Tokens the simulator counts for one non-text part, by modality. */
 const MEDIA_TOKENS: Readonly<Record<string, number>> = { image: 64, audio: 32, video: 128, file: 16 };
@@ -34,9 +34,9 @@ export function entryTokens(entry: unknown, into: Map<string, number>): void {
   };
   if (typeof entry === 'string') add('text', textTokens(entry));
   else if (Array.isArray(entry)) add('text', entry.length);
-  if (!isRecord(entry) || !Array.isArray(entry.content)) return;
+  if (!isPlainObject(entry) || !Array.isArray(entry.content)) return;
   for (const part of entry.content) {
-    if (!isRecord(part)) continue;
+    if (!isPlainObject(part)) continue;
     if (part.type === 'text') add('text', textTokens(typeof part.text === 'string' ? part.text : ''));
     const modality = PART_MODALITY[String(part.type)];
     if (modality) add(modality, MEDIA_TOKENS[modality] ?? 0);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ParsedBody } from './chat-route.js';
 import { embeddingVector, entryTokens, inputEntries } from './embedding-vectors.js';
 import { sendError, sendJson } from './json-reply.js';
-import { isRecord } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { resolveOperationBehaviour, servesOperation, type OperationBehaviour } from './operation-behaviour.js';
 
 /** Floats as little-endian float32 bytes, base64: what OpenAI sends for `encoding_format: base64`. */
@@ -30,7 +30,7 @@ function usageBody(entries: readonly unknown[], behaviour: OperationBehaviour): 
  * asked), of the requested `dimensions` or the model's width, with o200k token usage.
  */
 export function handleEmbeddings(res: ServerResponse, parsed: ParsedBody): void {
-  if (!parsed.ok || !isRecord(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
+  if (!parsed.ok || !isPlainObject(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
   const body = parsed.value;
   const model = typeof body.model === 'string' ? body.model : '';
   if (model === '') return sendError(res, 400, 'you must provide a model parameter', { param: 'model' });

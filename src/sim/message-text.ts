@@ -1,16 +1,14 @@
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from '../core/plain-object.js';
 
 /** The text of one chat message: its string content, or its text parts joined. */
 export function messageText(message: unknown): string {
-  if (!isRecord(message)) return '';
+  if (!isPlainObject(message)) return '';
   const content = message.content;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   let text = '';
   for (const part of content) {
-    if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') text += part.text;
+    if (isPlainObject(part) && part.type === 'text' && typeof part.text === 'string') text += part.text;
   }
   return text;
 }
@@ -23,7 +21,7 @@ export function messageList(body: Record<string, unknown>): unknown[] {
 export function lastUserText(messages: readonly unknown[]): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i];
-    if (isRecord(message) && message.role === 'user') return messageText(message);
+    if (isPlainObject(message) && message.role === 'user') return messageText(message);
   }
   return '';
 }

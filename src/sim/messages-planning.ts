@@ -1,4 +1,4 @@
-import { isRecord } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
 
 /**
  * An Anthropic Messages request read into the chat-shaped body the shared planners take
@@ -29,8 +29,8 @@ export function planningBody(body: Record<string, unknown>): PlanningBody {
   const problem = thinkingProblem(body.thinking, maxTokens as number);
   if (problem) return { ok: false, problem };
   const planning: Record<string, unknown> = { model: body.model, max_tokens: maxTokens, messages };
-  if (Array.isArray(body.tools)) planning.tools = body.tools.map((tool) => ({ type: 'function', function: { name: isRecord(tool) ? tool.name : undefined } }));
-  if (isRecord(body.tool_choice) && body.tool_choice.type === 'tool') planning.tool_choice = { type: 'function', function: { name: body.tool_choice.name } };
+  if (Array.isArray(body.tools)) planning.tools = body.tools.map((tool) => ({ type: 'function', function: { name: isPlainObject(tool) ? tool.name : undefined } }));
+  if (isPlainObject(body.tool_choice) && body.tool_choice.type === 'tool') planning.tool_choice = { type: 'function', function: { name: body.tool_choice.name } };
   if (!thinkingOn(body.thinking)) planning.reasoning_effort = 'none';
   if (Array.isArray(body.stop_sequences)) planning.stop = body.stop_sequences;
   return { ok: true, body: planning };
@@ -42,19 +42,19 @@ function systemText(system: unknown): string | undefined {
   if (!Array.isArray(system)) return undefined;
   let text = '';
   for (const block of system) {
-    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return undefined;
+    if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return undefined;
     text += block.text;
   }
   return text;
 }
 
 function thinkingOn(thinking: unknown): boolean {
-  return isRecord(thinking) && (thinking.type === 'enabled' || thinking.type === 'adaptive');
+  return isPlainObject(thinking) && (thinking.type === 'enabled' || thinking.type === 'adaptive');
 }
 
 function thinkingProblem(thinking: unknown, maxTokens: number): Problem {
   if (thinking === undefined) return undefined;
-  if (!isRecord(thinking) || !['enabled', 'disabled', 'adaptive'].includes(String(thinking.type))) return 'thinking.type: must be enabled, disabled or adaptive';
+  if (!isPlainObject(thinking) || !['enabled', 'disabled', 'adaptive'].includes(String(thinking.type))) return 'thinking.type: must be enabled, disabled or adaptive';
   if (thinking.type !== 'enabled') return undefined;
   const budget = thinking.budget_tokens;
   if (!Number.isInteger(budget) || (budget as number) < MIN_THINKING_BUDGET) return `thinking.enabled.budget_tokens: Input should be greater than or equal to ${MIN_THINKING_BUDGET}`;
@@ -64,7 +64,7 @@ function thinkingProblem(thinking: unknown, maxTokens: number): Problem {
 
 /** Appends the chat-shaped messages one Anthropic message stands for. */
 function readMessage(message: unknown, path: string, out: unknown[]): Problem {
-  if (!isRecord(message) || (message.role !== 'user' && message.role !== 'assistant')) return `${path}.role: must be user or assistant`;
+  if (!isPlainObject(message) || (message.role !== 'user' && message.role !== 'assistant')) return `${path}.role: must be user or assistant`;
   const { content } = message;
   if (typeof content === 'string') {
     out.push({ role: message.role, content });
@@ -74,7 +74,7 @@ function readMessage(message: unknown, path: string, out: unknown[]): Problem {
   const parts: unknown[] = [];
   for (const [position, block] of content.entries()) {
     const blockPath = `${path}.content.${position}`;
-    if (!isRecord(block)) return `${blockPath}: must be a content block`;
+    if (!isPlainObject(block)) return `${blockPath}: must be a content block`;
     if (block.type === 'tool_result') {
       if (typeof block.tool_use_id !== 'string') return `${blockPath}.tool_use_id: Field required`;
       out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: resultText(block.content) });
@@ -84,18 +84,18 @@ function readMessage(message: unknown, path: string, out: unknown[]): Problem {
     if (problem) return problem;
     if (block.type === 'text' && typeof block.text === 'string') parts.push({ type: 'text', text: block.text });
   }
-  if (parts.length > 0 || !content.some((block) => isRecord(block) && block.type === 'tool_result')) out.push({ role: message.role, content: parts });
+  if (parts.length > 0 || !content.some((block) => isPlainObject(block) && block.type === 'tool_result')) out.push({ role: message.role, content: parts });
   return undefined;
 }
 
 function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((block) => (isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+  return content.map((block) => (isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
 }
 
 function imageProblem(source: unknown, path: string): Problem {
-  if (!isRecord(source)) return `${path}: Field required`;
+  if (!isPlainObject(source)) return `${path}: Field required`;
   if (source.type === 'url') return typeof source.url === 'string' && /^https?:\/\//.test(source.url) ? undefined : `${path}.url: must be an http(s) URL`;
   if (source.type !== 'base64') return `${path}.type: must be base64 or url`;
   if (typeof source.media_type !== 'string' || !IMAGE_MEDIA_TYPES.has(source.media_type)) {

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimBehaviour } from './behaviour.js';
 import { resolveBehaviour } from './behaviour.js';
 import type { ParsedBody } from './chat-route.js';
-import { isRecord, lastUserText, messageList } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
+import { lastUserText, messageList } from './message-text.js';
 import { sendAnthropicError } from './messages-error.js';
 import { messageStreamFrames } from './messages-events.js';
 import { planningBody } from './messages-planning.js';
@@ -42,7 +43,7 @@ export interface MessagesCall {
  */
 export async function handleMessages(res: ServerResponse, parsed: ParsedBody, { sequence, headers }: MessagesCall): Promise<void> {
   if (!headers['anthropic-version']) return sendAnthropicError(res, 400, 'anthropic-version: header is required');
-  if (!parsed.ok || !isRecord(parsed.value)) return sendAnthropicError(res, 400, 'There was an issue with the formatting of your request: the body is not JSON');
+  if (!parsed.ok || !isPlainObject(parsed.value)) return sendAnthropicError(res, 400, 'There was an issue with the formatting of your request: the body is not JSON');
   const body = parsed.value;
   const model = body.model;
   if (typeof model !== 'string' || model === '') return sendAnthropicError(res, 400, 'model: Field required');

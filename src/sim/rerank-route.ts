@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { encode } from 'gpt-tokenizer';
 import type { ParsedBody } from './chat-route.js';
 import { sendError, sendJson } from './json-reply.js';
-import { isRecord } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { resolveOperationBehaviour, servesOperation, type OperationBehaviour } from './operation-behaviour.js';
 
 /** Which rerank wire a request arrived on: Cohere-style `/v2/rerank`, or an OpenAI-compatible `/rerank`. */
@@ -34,7 +34,7 @@ function tokens(text: string): number {
 
 function documentText(document: unknown): string | undefined {
   if (typeof document === 'string') return document;
-  return isRecord(document) && typeof document.text === 'string' ? document.text : undefined;
+  return isPlainObject(document) && typeof document.text === 'string' ? document.text : undefined;
 }
 
 /** Cohere bills one search unit per query per 100 documents. */
@@ -53,7 +53,7 @@ function usageMembers(wire: RerankWire, query: string, texts: readonly string[],
  * wire echoes `document.text` when `return_documents` is true.
  */
 export function handleRerank(res: ServerResponse, parsed: ParsedBody, wire: RerankWire, sequence: number): void {
-  if (!parsed.ok || !isRecord(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
+  if (!parsed.ok || !isPlainObject(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
   const body = parsed.value;
   const model = typeof body.model === 'string' ? body.model : '';
   if (model === '') return sendError(res, 400, 'you must provide a model parameter', { param: 'model' });

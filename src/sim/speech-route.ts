@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveBehaviour } from './behaviour.js';
 import type { ParsedBody } from './chat-route.js';
 import { sendError } from './json-reply.js';
-import { isRecord } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { encodeSilence, isSimSpeechCodec, SIM_SPEECH_CODECS } from './speech-audio.js';
 
 /** Seconds of audio per input character, before speed. */
@@ -24,7 +24,7 @@ const CONTENT_TYPES = { mp3: 'audio/mpeg', wav: 'audio/wav', pcm: 'audio/pcm', m
  * connection is dropped. Codecs it cannot produce validly (opus, flac, aac) are refused with 400.
  */
 export async function handleSpeech(res: ServerResponse, parsed: ParsedBody): Promise<void> {
-  if (!parsed.ok || !isRecord(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
+  if (!parsed.ok || !isPlainObject(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
   const body = parsed.value;
   const { model, input } = body;
   if (typeof model !== 'string' || model === '') return sendError(res, 400, 'you must provide a model parameter', { param: 'model' });
@@ -51,7 +51,7 @@ export async function handleSpeech(res: ServerResponse, parsed: ParsedBody): Pro
 function validReferences(value: unknown): boolean {
   if (!Array.isArray(value) || value.length !== 1) return false;
   const reference: unknown = value[0];
-  if (!isRecord(reference) || reference.type !== 'input_audio' || !isRecord(reference.input_audio)) return false;
+  if (!isPlainObject(reference) || reference.type !== 'input_audio' || !isPlainObject(reference.input_audio)) return false;
   const data = reference.input_audio.data;
   return typeof data === 'string' && data.length > 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(data);
 }

@@ -1,5 +1,5 @@
 import { stripDirectives } from './behaviour.js';
-import { isRecord } from './message-text.js';
+import { isPlainObject } from '../core/plain-object.js';
 
 export interface ToolCallPlan {
   id: string;
@@ -10,7 +10,7 @@ export interface ToolCallPlan {
 }
 
 function functionName(value: unknown): string | undefined {
-  if (!isRecord(value) || !isRecord(value.function)) return undefined;
+  if (!isPlainObject(value) || !isPlainObject(value.function)) return undefined;
   const name = value.function.name;
   return typeof name === 'string' && name !== '' ? name : undefined;
 }

@@ -1,10 +1,10 @@
 /** Small guards for reading upstream JSON without schema-validating every chunk. */
 
-export type JsonObject = Record<string, unknown>;
+import { isPlainObject } from '../core/plain-object.js';
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isPlainObject };
+
+export type JsonObject = Record<string, unknown>;
 
 export function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -15,7 +15,7 @@ export function countOf(value: unknown): number | undefined {
 }
 
 export function objectOf(value: unknown): JsonObject | undefined {
-  return isObject(value) ? value : undefined;
+  return isPlainObject(value) ? value : undefined;
 }
 
 export function arrayOf(value: unknown): unknown[] {

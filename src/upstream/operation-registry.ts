@@ -2,9 +2,9 @@ import type { UpstreamApi } from '../catalogue/types.js';
 import type { EmbeddingsAsk, EmbeddingsResult } from '../core/embeddings.js';
 import type { OperationAdapter, OperationAdapterLookup } from './operation-adapter.js';
 import type { RerankAsk, RerankResult } from '../core/rerank.js';
-import { openAiEmbeddingsAdapter } from './openai-embeddings.js';
-import { cohereRerankAdapter } from './cohere-rerank.js';
-import { openAiRerankAdapter } from './openai-rerank.js';
+import { openAiEmbeddingsAdapter } from './openai/embeddings.js';
+import { cohereRerankAdapter } from './cohere/rerank.js';
+import { openAiRerankAdapter } from './openai/rerank.js';
 
 type AdapterTable<Ask, Result> = Partial<Record<UpstreamApi, OperationAdapter<Ask, Result>>>;
 

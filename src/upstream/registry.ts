@@ -1,7 +1,7 @@
 import type { UpstreamApi } from '../catalogue/types.js';
 import type { UpstreamAdapter } from './types.js';
-import { anthropicAdapter } from './anthropic.js';
-import { openAiAdapter } from './openai.js';
+import { anthropicAdapter } from './anthropic/adapter.js';
+import { openAiAdapter } from './openai/adapter.js';
 
 const ADAPTERS: Partial<Record<UpstreamApi, UpstreamAdapter>> = {
   openai: openAiAdapter,

@@ -3,7 +3,7 @@ import type { UpstreamFailure } from '../core/events.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { CoreRequest } from '../core/request.js';
 import type { UpstreamRequest } from './types.js';
-import { openAiSpeechAdapter } from './openai-speech.js';
+import { openAiSpeechAdapter } from './openai/speech.js';
 
 /** One wire format's speech call: pure translation; the reply body is the audio itself. */
 export interface SpeechAdapter {

@@ -7,7 +7,7 @@ import { readSseFrames } from '../../src/upstream/sse-frames.js';
 import { Transport, transportFailure } from '../../src/upstream/transport.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { startSimulator } from '../../src/sim/server.js';
-import { attemptAt, coreRequest } from '../unit/upstream/anthropic-fixture.js';
+import { attemptAt, coreRequest } from '../unit/upstream/anthropic/fixture.js';
 
 /**
  * One adapter suite for every upstream wire: each simulator behaviour is asked of the simulator

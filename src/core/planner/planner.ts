@@ -77,13 +77,14 @@ function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
   const promptTokens = compressed?.promptTokens ?? input.facts.promptTokens;
   const ceiling = plannedCeiling(endpoint, requested, promptTokens);
   const speech = input.request.speech;
+  const held = heldCeiling(endpoint, ceiling, promptTokens);
   const estimatedCost = holdAmount(endpoint.pricing, {
     promptTokens,
-    ceilingTokens: speech || input.request.operation ? 0 : heldCeiling(endpoint, ceiling, promptTokens),
+    ceilingTokens: speech || input.request.operation ? 0 : held,
     now: input.now,
     ...(speech && { characters: speech.characters }),
   });
-  const attempt: RankedAttempt = { model, modelId, endpoint, promptTokens, estimatedCost };
+  const attempt: RankedAttempt = { model, modelId, endpoint, promptTokens, heldCeiling: held, estimatedCost };
   if (ceiling !== undefined) attempt.ceiling = ceiling;
   if (compressed) attempt.messages = compressed.messages;
   const options = providerOptionsFor(endpoint, candidate.preferences);

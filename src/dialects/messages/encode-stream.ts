@@ -1,6 +1,6 @@
 import { assertNever, type CoreEvent, type ReasoningKind } from '../../core/events.js';
 import type { GatewayError } from '../../core/errors.js';
-import type { DialectStreamWriter } from '../../http/inference/dialect-binding.js';
+import type { DialectStreamWriter } from '../shared/dialect-binding.js';
 import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
 import { sseEvent } from '../shared/sse.js';
 import { messagesErrorBody } from './error-body.js';

@@ -1,12 +1,11 @@
 import { invalidRequest } from '../../core/errors.js';
 import type { ContentPart } from '../../core/request.js';
+import { isPlainObject } from '../../core/plain-object.js';
 import { noteFileField } from '../shared/file-fields.js';
 
 export type Item = Record<string, unknown>;
 
-export function isItem(value: unknown): value is Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isItem: (value: unknown) => value is Item = isPlainObject;
 
 function requiredString(block: Item, member: string, field: string): string {
   const value = block[member];

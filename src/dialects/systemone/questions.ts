@@ -1,5 +1,6 @@
 import { invalidRequest } from '../../core/errors.js';
 import type { ContentBody, QuestionBody } from './schema.js';
+import { isPlainObject } from '../../core/plain-object.js';
 
 export type QuestionType = 'choice' | 'score' | 'noul';
 
@@ -94,6 +95,3 @@ function descriptionOf(value: unknown, field: string): string | null {
   return value;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -3,7 +3,7 @@ import { ChatRequestSchema, type ChatRequestBody } from '../../dialects/chat/sch
 import { decodeChatRequest } from '../../dialects/chat/decode.js';
 import { encodeChatReply } from '../../dialects/chat/encode-reply.js';
 import { ChatStreamWriter } from '../../dialects/chat/encode-stream.js';
-import type { DialectBinding } from '../inference/dialect-binding.js';
+import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
 import type { Services } from '../services.js';
 import { inferenceRoute } from './inference-route.js';
 

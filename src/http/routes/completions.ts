@@ -3,7 +3,7 @@ import { CompletionsRequestSchema, type CompletionsRequestBody } from '../../dia
 import { decodeCompletionsRequest } from '../../dialects/completions/decode.js';
 import { encodeCompletionsReply } from '../../dialects/completions/encode-reply.js';
 import { CompletionsStreamWriter } from '../../dialects/completions/encode-stream.js';
-import type { DialectBinding } from '../inference/dialect-binding.js';
+import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
 import type { Services } from '../services.js';
 import { inferenceRoute } from './inference-route.js';
 

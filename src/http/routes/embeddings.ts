@@ -5,7 +5,7 @@ import { decodeEmbeddingsRequest } from '../../dialects/embeddings/decode.js';
 import { encodeEmbeddingsReply } from '../../dialects/embeddings/encode.js';
 import { EmbeddingsRequestSchema, type EmbeddingsRequestBody } from '../../dialects/embeddings/schema.js';
 import { embeddingsAdapters } from '../../upstream/operation-registry.js';
-import type { OperationBinding } from '../inference/operation-binding.js';
+import type { OperationBinding } from '../../inference/operation-binding.js';
 import type { Services } from '../services.js';
 import { operationRoute } from './operation-route.js';
 import { requireKey } from '../auth.js';

@@ -2,15 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { CoreRequest } from '../../core/request.js';
 import type { HeaderBag } from '../../dialects/shared/request-headers.js';
-import type { DialectBinding } from '../inference/dialect-binding.js';
+import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
 import type { Services } from '../services.js';
 import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { rateLimit } from '../rate-limit.js';
-import { prepareInference } from '../inference/prepare.js';
-import { runComplete } from '../inference/run-complete.js';
-import { runStream } from '../inference/run-stream.js';
+import { prepareInference } from '../../inference/prepare.js';
+import { runComplete } from '../../inference/answer-whole.js';
+import { runStream } from '../../inference/answer-stream.js';
 
 export interface InferenceRouteOptions<Body> {
   url: string;

@@ -9,7 +9,7 @@ import { messagesErrorBody } from '../../dialects/messages/error-body.js';
 import { refuseMessagesOutput } from '../../dialects/messages/output-refusal.js';
 import { resolveModels } from '../../core/planner/model-resolution.js';
 import { estimatePromptTokens } from '../../core/token-estimate.js';
-import type { DialectBinding } from '../inference/dialect-binding.js';
+import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
 import type { Services } from '../services.js';
 import { assignCorrelationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { Services } from '../services.js';
-import type { OperationBinding } from '../inference/operation-binding.js';
+import type { OperationBinding } from '../../inference/operation-binding.js';
 import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { rateLimit } from '../rate-limit.js';
-import { runOperation } from '../inference/run-operation.js';
+import { runOperation } from '../../inference/answer-operation.js';
 
 export interface OperationRouteOptions<Body, Ask, Result> {
   url: string;

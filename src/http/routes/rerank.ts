@@ -4,7 +4,7 @@ import { decodeRerankRequest } from '../../dialects/rerank/decode.js';
 import { encodeRerankReply } from '../../dialects/rerank/encode.js';
 import { RerankRequestSchema, type RerankRequestBody } from '../../dialects/rerank/schema.js';
 import { rerankAdapters } from '../../upstream/operation-registry.js';
-import type { OperationBinding } from '../inference/operation-binding.js';
+import type { OperationBinding } from '../../inference/operation-binding.js';
 import type { Services } from '../services.js';
 import { operationRoute } from './operation-route.js';
 

@@ -4,7 +4,7 @@ import { decodeResponsesRequest } from '../../dialects/responses/decode.js';
 import { encodeResponsesReply } from '../../dialects/responses/encode-reply.js';
 import { ResponsesStreamWriter } from '../../dialects/responses/encode-stream.js';
 import { responsesStreamRefusal } from '../../dialects/responses/failure.js';
-import type { DialectBinding } from '../inference/dialect-binding.js';
+import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
 import type { Services } from '../services.js';
 import { inferenceRoute } from './inference-route.js';
 

@@ -12,7 +12,7 @@ import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { assertBodyDepth } from '../body-depth.js';
 import { rateLimit } from '../rate-limit.js';
-import { runSpeech } from '../inference/run-speech.js';
+import { runSpeech } from '../../inference/answer-relay.js';
 import type { Services } from '../services.js';
 import { speechModelRecords } from '../../catalogue/speech-models.js';
 

@@ -5,7 +5,7 @@ import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { rateLimit } from '../rate-limit.js';
-import { runDecisions } from '../inference/run-decisions.js';
+import { runDecisions } from '../../inference/decisions.js';
 import type { Services } from '../services.js';
 
 /** POST /systemone: typed answers (choice, score, noul) to questions about a supplied state. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { openAiAdapter } from '../../../src/upstream/openai.js';
-import { OpenAiStreamDecoder } from '../../../src/upstream/openai-stream.js';
+import { openAiAdapter } from '../../../src/upstream/openai/adapter.js';
+import { OpenAiStreamDecoder } from '../../../src/upstream/openai/stream.js';
 import { collectReply } from '../../../src/core/collect.js';
 import type { CoreEvent } from '../../../src/core/events.js';
 import { useSimulator, userMessage } from './sim-session.js';

@@ -3,9 +3,9 @@ import type { EmbeddingsAsk } from '../../../src/core/embeddings.js';
 import type { PlannedAttempt } from '../../../src/core/plan.js';
 import type { RerankAsk } from '../../../src/core/rerank.js';
 import { float32Base64 } from '../../../src/core/vector-encoding.js';
-import { cohereRerankAdapter } from '../../../src/upstream/cohere-rerank.js';
-import { openAiEmbeddingsAdapter } from '../../../src/upstream/openai-embeddings.js';
-import { openAiRerankAdapter } from '../../../src/upstream/openai-rerank.js';
+import { cohereRerankAdapter } from '../../../src/upstream/cohere/rerank.js';
+import { openAiEmbeddingsAdapter } from '../../../src/upstream/openai/embeddings.js';
+import { openAiRerankAdapter } from '../../../src/upstream/openai/rerank.js';
 import { catalogueOf, endpoint, model } from '../../fixtures/planner/catalogue-yaml.js';
 
 const catalogue = catalogueOf([
@@ -17,7 +17,7 @@ function attemptOf(id: string): PlannedAttempt {
   const found = catalogue.endpoints.get(id);
   const owner = catalogue.models.get(found?.modelId ?? '');
   if (!found || !owner) throw new Error(`no endpoint ${id}`);
-  return { model: owner, modelId: owner.id, endpoint: found, promptTokens: 0 };
+  return { model: owner, modelId: owner.id, endpoint: found, promptTokens: 0, heldCeiling: 0 };
 }
 
 const embedAsk: EmbeddingsAsk = { input: ['a', 'b'], count: 2, encoding: 'base64', inputType: 'search_document', user: 'u1', modalities: new Set(['text']) };

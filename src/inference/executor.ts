@@ -1,0 +1,263 @@
+import { isContentEvent, type CoreEvent, type UpstreamFailure } from '../core/events.js';
+import type { CoreRequest } from '../core/request.js';
+import type { Plan, PlannedAttempt } from '../core/plan.js';
+import type { EndpointHealth } from '../stats/endpoint-health.js';
+import { adapterFor } from '../upstream/registry.js';
+import type { UpstreamAdapter, UpstreamRequest } from '../upstream/types.js';
+import type { SpeechAdapter } from '../upstream/speech-adapter.js';
+import type { OperationAdapter, OperationAdapterLookup } from '../upstream/operation-adapter.js';
+import { transportFailure, type Transport, type UpstreamResponse } from '../upstream/transport.js';
+import { readSseFrames } from '../upstream/sse-frames.js';
+import { contractFailure, honoursContract, toolContractOf, type ToolContract } from '../core/tool-contract.js';
+
+export interface AttemptFailure {
+  attempt: PlannedAttempt;
+  failure: UpstreamFailure;
+}
+
+/** Every planned attempt failed before committing an answer. */
+export class AllAttemptsFailed extends Error {
+  constructor(readonly failures: AttemptFailure[]) {
+    super('every eligible endpoint failed');
+  }
+}
+
+export interface Answer<Events> {
+  attempt: PlannedAttempt;
+  events: Events;
+  /** Failures of earlier attempts, before this one answered. */
+  failures: AttemptFailure[];
+}
+
+type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure: UpstreamFailure };
+
+/**
+ * Runs a plan: tries each attempt in order, fails over on any failure before the answer commits,
+ * and hands back the committed answer. A stream commits on its first content event; a whole reply
+ * commits once it has been read completely.
+ */
+export class Executor {
+  constructor(private readonly transport: Transport, private readonly health: EndpointHealth) {}
+
+  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>> {
+    return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
+  }
+
+  complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>> {
+    return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryComplete(request, attempt, adapter, signal));
+  }
+
+  /**
+   * Relays a binary reply (speech audio) as it arrives. An attempt commits on its first body bytes:
+   * an error status, or a body that ends or breaks before any byte, fails over to the next endpoint.
+   */
+  relay(
+    request: CoreRequest,
+    plan: Plan,
+    signal: AbortSignal,
+    adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined,
+  ): Promise<Answer<AsyncGenerator<Uint8Array>>> {
+    return this.run(plan, signal, adapters, (attempt, adapter) => this.tryRelay(request, attempt, adapter, signal));
+  }
+
+  /**
+   * Runs a call that is not a conversation (embeddings, rerank): one JSON reply per attempt, read
+   * whole and decoded by the operation's adapter for the endpoint's wire format, failing over on
+   * any failure exactly as a non-streamed answer does.
+   */
+  unary<Ask, Result>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result>): Promise<Answer<Result>> {
+    return this.run(plan, signal, adapters, (attempt, adapter) => this.tryUnary(ask, attempt, adapter, signal));
+  }
+
+  private async run<Events, Adapter>(
+    plan: Plan,
+    signal: AbortSignal,
+    adapterOf: (attempt: PlannedAttempt) => Adapter | undefined,
+    tryOne: (attempt: PlannedAttempt, adapter: Adapter) => Promise<AttemptResult<Events>>,
+  ): Promise<Answer<Events>> {
+    const failures: AttemptFailure[] = [];
+    for (const attempt of plan.attempts) {
+      if (signal.aborted) break;
+      const adapter = adapterOf(attempt);
+      const result = adapter
+        ? await tryOne(attempt, adapter)
+        : { ok: false as const, failure: unsupportedApi(attempt) };
+      this.health.record(attempt.endpoint.id, result.ok);
+      if (result.ok) return { attempt, events: result.events, failures };
+      failures.push({ attempt, failure: result.failure });
+      if (!result.failure.retryable) break;
+    }
+    throw new AllAttemptsFailed(failures);
+  }
+
+  private async tryComplete(
+    request: CoreRequest,
+    attempt: PlannedAttempt,
+    adapter: UpstreamAdapter,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<CoreEvent[]>> {
+    const read = await this.sendForJson(adapter.buildRequest(request, attempt), attempt, adapter, signal);
+    if (!read.ok) return read;
+    const events = adapter.decodeReply(read.json);
+    const failed = events.find((event) => event.type === 'error');
+    if (failed?.type === 'error') return { ok: false, failure: failed.failure };
+    const contract = toolContractOf(request);
+    if (contract && !events.some((event) => honoursContract(event, contract))) return { ok: false, failure: contractFailure(contract) };
+    return { ok: true, events };
+  }
+
+  private async tryUnary<Ask, Result>(
+    ask: Ask,
+    attempt: PlannedAttempt,
+    adapter: OperationAdapter<Ask, Result>,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<Result>> {
+    const read = await this.sendForJson(adapter.buildRequest(ask, attempt), attempt, adapter, signal);
+    if (!read.ok) return read;
+    const decoded = adapter.decodeReply(read.json, ask);
+    return decoded.ok ? { ok: true, events: decoded.result } : decoded;
+  }
+
+  private async tryStream(
+    request: CoreRequest,
+    attempt: PlannedAttempt,
+    adapter: UpstreamAdapter,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<AsyncGenerator<CoreEvent>>> {
+    const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
+    if (!sent.ok) return sent;
+    const events = decodeStream(adapter, sent.response);
+    const contract = toolContractOf(request);
+    const buffered: CoreEvent[] = [];
+    for (;;) {
+      const next = await events.next();
+      const event = next.done ? undefined : next.value;
+      const failure = event?.type === 'error' ? event.failure : contract && (!event || event.type === 'finish') ? contractFailure(contract) : undefined;
+      if (failure) {
+        sent.response.body.destroy();
+        return { ok: false, failure };
+      }
+      if (!event) break;
+      buffered.push(event);
+      if (commits(event, contract)) break;
+    }
+    return { ok: true, events: replay(buffered, events) };
+  }
+
+  private async tryRelay(
+    request: CoreRequest,
+    attempt: PlannedAttempt,
+    adapter: SpeechAdapter,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<AsyncGenerator<Uint8Array>>> {
+    const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
+    if (!sent.ok) return sent;
+    const bytes = sent.response.body[Symbol.asyncIterator]();
+    let first: IteratorResult<Uint8Array>;
+    try {
+      first = await bytes.next();
+    } catch (error) {
+      return { ok: false, failure: transportFailure(error) };
+    }
+    if (first.done) return { ok: false, failure: { kind: 'protocol', retryable: true, providerMessage: 'The provider sent no audio' } };
+    return { ok: true, events: relayFrom(first.value, bytes) };
+  }
+
+  /** Sends and reads the whole reply as JSON; an unreadable body is a protocol failure. */
+  private async sendForJson(
+    upstream: UpstreamRequest,
+    attempt: PlannedAttempt,
+    errors: ErrorDecoder,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; json: unknown } | { ok: false; failure: UpstreamFailure }> {
+    const sent = await this.send(upstream, attempt, errors, signal);
+    if (!sent.ok) return sent;
+    try {
+      return { ok: true, json: await sent.response.body.json() };
+    } catch (error) {
+      return { ok: false, failure: { ...transportFailure(error), kind: 'protocol', providerMessage: 'Unreadable reply from the provider' } };
+    }
+  }
+
+  private async send(
+    upstream: UpstreamRequest,
+    attempt: PlannedAttempt,
+    errors: ErrorDecoder,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; response: UpstreamResponse } | { ok: false; failure: UpstreamFailure }> {
+    try {
+      const response = await this.transport.send(attempt.endpoint.provider.baseUrl, upstream, signal);
+      if (response.status < 300) return { ok: true, response };
+      const text = await response.body.text().catch(() => '');
+      return { ok: false, failure: errors.decodeError(response.status, text, response.headers) };
+    } catch (error) {
+      return { ok: false, failure: transportFailure(error) };
+    }
+  }
+}
+
+type ErrorDecoder = Pick<UpstreamAdapter, 'decodeError'>;
+
+function chatAdapter(attempt: PlannedAttempt): UpstreamAdapter | undefined {
+  return adapterFor(attempt.endpoint.provider.api);
+}
+
+async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamResponse): AsyncGenerator<CoreEvent> {
+  const decoder = adapter.createStreamDecoder();
+  try {
+    for await (const frame of readSseFrames(response.body)) {
+      const events = decoder.frame(frame.data, frame.event);
+      for (const event of events) {
+        yield event;
+        if (event.type === 'error') return;
+      }
+    }
+  } catch (error) {
+    const failure = transportFailure(error);
+    if (failure.kind === 'timeout') {
+      yield { type: 'error', failure };
+      return;
+    }
+  }
+  yield* decoder.end();
+}
+
+/** The committed body: its first bytes, then the rest; leaving early releases the upstream connection. */
+async function* relayFrom(first: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let finished = false;
+  try {
+    yield first;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!finished) await rest.return?.().catch(() => undefined);
+  }
+}
+
+async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
+  yield* buffered;
+  yield* rest;
+}
+
+/**
+ * The stream commits on its first content event; under a tool contract only the required tool call
+ * commits it, so an endpoint answering with prose can still be failed over.
+ */
+function commits(event: CoreEvent, contract: ToolContract | undefined): boolean {
+  if (contract) return honoursContract(event, contract);
+  return isContentEvent(event) || event.type === 'finish';
+}
+
+function unsupportedApi(attempt: PlannedAttempt): UpstreamFailure {
+  return {
+    kind: 'protocol',
+    retryable: true,
+    providerMessage: `No adapter for the ${attempt.endpoint.provider.api} wire format`,
+  };
+}
