@@ -1,13 +1,15 @@
 import type { KeyContext } from '../accounts/types.js';
-import { computeCost, type CostResult } from './pricing.js';
 import type { EndpointPricing } from '../catalogue/types.js';
-import { toUsdNumber } from './money.js';
-import type { GenerationRecord, Hold, Ledger } from './types.js';
 import type { CoreUsage } from '../core/events.js';
 import type { CoreRequest } from '../core/request.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { GatewayError } from '../core/errors.js';
+import { computeCost, type CostResult } from './pricing.js';
+import { toUsdNumber } from './money.js';
+import { generationRecord } from './generation-record.js';
+import type { Hold, Ledger } from './types.js';
 
+/** What became of one held request: the facts its settlement prices and records. */
 export interface GenerationOutcome {
   generationId: string;
   key: KeyContext;
@@ -38,7 +40,7 @@ export type OutcomePricer = (pricing: EndpointPricing, outcome: GenerationOutcom
 export const chargeNothing: OutcomePricer = () => ({ cost: 0n, lines: [] });
 
 /** Conversations: tokens in and out, cache, reasoning, media, request. */
-const priceAnswer: OutcomePricer = (pricing, outcome, now) =>
+export const priceAnswer: OutcomePricer = (pricing, outcome, now) =>
   computeCost(pricing, outcome.usage ?? {}, { estimatedPromptTokens: outcome.estimatedPromptTokens, now });
 
 /**
@@ -50,44 +52,21 @@ export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: Gene
   const now = new Date();
   const charged = outcome.attempt !== undefined && outcome.refused !== true;
   const priced = outcome.attempt && charged ? price(outcome.attempt.endpoint.pricing, outcome, now) : { cost: 0n, lines: [] };
-  const record = buildRecord(outcome, now, priced);
+  const { request } = outcome;
+  const record = generationRecord({
+    ...outcome,
+    owner: outcome.key,
+    asked: {
+      model: request.models[0] ?? '',
+      streamed: outcome.streamed,
+      attribution: request.attribution,
+      metadata: request.metadata ?? null,
+    },
+    finishedAt: now.getTime(),
+    cost: priced.cost,
+    costLines: priced.lines,
+  });
   if (charged) await ledger.settle(hold, record);
   else await ledger.release(hold, record);
   return toUsdNumber(priced.cost);
-}
-
-function buildRecord(
-  outcome: GenerationOutcome,
-  now: Date,
-  priced: { cost: bigint; lines: GenerationRecord['costLines'] },
-): GenerationRecord {
-  const { attempt, usage, key, request } = outcome;
-  const endpoint = attempt?.endpoint;
-  return {
-    id: outcome.generationId,
-    accountId: key.accountId,
-    workspaceId: key.workspaceId,
-    keyId: key.keyId,
-    model: attempt?.modelId ?? request.models[0] ?? '',
-    providerSlug: endpoint?.provider.slug ?? null,
-    providerName: endpoint?.provider.name ?? null,
-    endpointId: endpoint?.id ?? null,
-    upstreamId: outcome.upstreamId ?? null,
-    streamed: outcome.streamed,
-    status: outcome.cancelled ? 'cancelled' : outcome.error ? 'error' : 'success',
-    finishReason: outcome.finishReason ?? null,
-    nativeFinishReason: outcome.nativeFinishReason ?? null,
-    errorCode: outcome.error?.status ?? null,
-    errorMessage: outcome.error?.message ?? null,
-    ...usage,
-    estimatedPromptTokens: outcome.estimatedPromptTokens,
-    cost: priced.cost,
-    costLines: priced.lines,
-    createdAt: new Date(outcome.startedAt),
-    latencyMs: outcome.firstContentAt !== undefined ? outcome.firstContentAt - outcome.startedAt : null,
-    generationMs: now.getTime() - outcome.startedAt,
-    appTitle: request.attribution.title ?? null,
-    appReferer: request.attribution.referer ?? null,
-    metadata: request.metadata ?? null,
-  };
 }

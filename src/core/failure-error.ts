@@ -1,6 +1,6 @@
 import type { UpstreamFailure } from './events.js';
 import { GatewayError, type ErrorCode } from './errors.js';
-import type { AttemptFailure } from '../inference/executor.js';
+import type { AttemptFailure } from './plan.js';
 
 export const RAW_LIMIT_BYTES = 4096;
 

@@ -1,4 +1,5 @@
 import type { EndpointEntry, ModelEntry } from '../catalogue/types.js';
+import type { UpstreamFailure } from './events.js';
 import type { CoreMessage } from './request.js';
 
 /** One endpoint the executor may try, in order, with what the planner decided for it. */
@@ -32,4 +33,10 @@ export interface Rejection {
   provider: string;
   model: string;
   reason: string;
+}
+
+/** One attempt that failed before committing an answer, and why. */
+export interface AttemptFailure {
+  attempt: PlannedAttempt;
+  failure: UpstreamFailure;
 }

@@ -1,22 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { GatewayError, toEnvelope } from '../core/errors.js';
+import { toEnvelope } from '../core/errors.js';
+import { restartError } from '../inference/restart.js';
 
-const RESTART_RETRY_AFTER_SECONDS = '5';
 const IDLE_SWEEP_MS = 100;
-
-const RESTART_HEADERS = { 'retry-after': RESTART_RETRY_AFTER_SECONDS, 'x-should-retry': 'true' };
-
-/** The answer to a new request while the instance restarts: 503 `provider_overloaded` (repeating is correct). */
-export function restartError(): GatewayError {
-  return new GatewayError('restarting', 'The service is restarting; retry in 5 seconds', { headers: { ...RESTART_HEADERS } });
-}
-
-/** An admitted request the restart cut short (spec 02: 503 `server`, repeat): in-band once a stream opened. */
-export function cutByRestartError(): GatewayError {
-  return new GatewayError('server_unavailable', 'The service restarted before the answer finished; retry in 5 seconds', {
-    headers: { ...RESTART_HEADERS },
-  });
-}
 
 /**
  * While the instance drains for a restart, new requests answer 503 with `Retry-After: 5` and

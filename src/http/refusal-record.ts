@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCode, GatewayError } from '../core/errors.js';
 import type { GenerationRecord, Ledger } from '../billing/types.js';
+import { generationRecord, type GenerationOwner } from '../billing/generation-record.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { readAttribution } from '../dialects/shared/request-headers.js';
 
@@ -34,36 +35,23 @@ export function refusalRecorder(ledger: Ledger): RefusalRecorder {
   };
 }
 
-function refusalRecord(
-  request: FastifyRequest,
-  error: GatewayError,
-  owner: Pick<GenerationRecord, 'id' | 'accountId' | 'workspaceId' | 'keyId'>,
-): GenerationRecord {
+function refusalRecord(request: FastifyRequest, error: GatewayError, owner: GenerationOwner & { id: string }): GenerationRecord {
   const body = isPlainObject(request.body) ? request.body : {};
-  const attribution = readAttribution(request.headers);
-  return {
-    ...owner,
-    model: askedModel(body),
-    providerSlug: null,
-    providerName: null,
-    endpointId: null,
-    upstreamId: null,
-    streamed: body.stream === true,
-    status: 'error',
-    finishReason: null,
-    nativeFinishReason: null,
-    errorCode: error.status,
-    errorMessage: error.message,
+  return generationRecord({
+    generationId: owner.id,
+    owner,
+    asked: {
+      model: askedModel(body),
+      streamed: body.stream === true,
+      attribution: readAttribution(request.headers),
+      metadata: isPlainObject(body.metadata) ? body.metadata : null,
+    },
+    startedAt: Date.now(),
+    error,
     estimatedPromptTokens: 0,
     cost: 0n,
     costLines: [],
-    createdAt: new Date(),
-    latencyMs: null,
-    generationMs: null,
-    appTitle: attribution.title ?? null,
-    appReferer: attribution.referer ?? null,
-    metadata: isPlainObject(body.metadata) ? body.metadata : null,
-  };
+  });
 }
 
 /** The model the body asked for first, as sent; '' when it named none. */

@@ -2,17 +2,18 @@ import type { Logger } from 'pino';
 import type { KeyDirectory } from '../accounts/types.js';
 import type { GenerationReader, Ledger } from '../billing/types.js';
 import type { CatalogueSource } from '../catalogue/source.js';
-import type { Executor } from '../inference/executor.js';
+import type { InferenceExecutor } from '../inference/executor.js';
+import type { InferenceServices } from '../inference/services.js';
 import type { LiveEndpointState } from '../stats/endpoint-state.js';
 import type { RateLimiters } from './rate-limit.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
-export interface Services {
+export interface Services extends InferenceServices {
   catalogue: CatalogueSource;
   keys: KeyDirectory;
   ledger: Ledger;
   generations: GenerationReader;
-  executor: Executor;
+  executor: InferenceExecutor;
   state: LiveEndpointState;
   logger: Logger;
   limiters: RateLimiters;

@@ -1,51 +1,49 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { computeOperationCost } from '../billing/operation-pricing.js';
-import { AllAttemptsFailed, type Answer } from './executor.js';
-import type { DecodedOperation } from '../core/operation.js';
-import type { Services } from '../http/services.js';
+import { attemptSignal } from './call.js';
 import type { OperationBinding } from './operation-binding.js';
-import { clientSignal } from '../http/inference/client-signal.js';
-import { settleOrLog, unrecordedError } from './settlement.js';
-import { prepareInference } from './prepare.js';
-import { recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
+import { recordServed, replyMeta, startOutcome } from './outcome.js';
+import type { PreparedInference } from './prepare.js';
+import { servedReply, type WholeReply } from './reply.js';
+import { settleOrRefuse, settleUnanswered } from './settlement.js';
+import type { InferenceServices } from './services.js';
 
 /**
- * Runs a non-conversation call (embeddings, rerank) on the shared seams: plan and hold, the
- * executor's failover over the operation's adapters, settlement of the measured units at the
- * serving endpoint's prices with a generation record, then the JSON reply.
+ * Answers a call that is not a conversation (embeddings, rerank, typed decisions) on the shared
+ * seams: the operation's call with failover, settlement of what it measured at the serving
+ * endpoint's prices with a generation record, then the JSON reply. A result the operation refuses
+ * is recorded with its counts and charged nothing.
  */
-export async function runOperation<Body, Ask, Result>(
-  services: Services,
-  httpRequest: FastifyRequest,
-  reply: FastifyReply,
-  binding: OperationBinding<Body, Ask, Result>,
-  decoded: DecodedOperation<Ask>,
-): Promise<FastifyReply> {
-  const prepared = await prepareInference(services, httpRequest, decoded.request, { facts: decoded.facts });
+export async function answerOperation<Ask, Result>(
+  services: InferenceServices,
+  prepared: PreparedInference,
+  binding: OperationBinding<Ask, Result>,
+  ask: Ask,
+): Promise<WholeReply> {
   const outcome = startOutcome(prepared, false);
-  const signal = clientSignal(reply, services.restart);
-  let answer: Answer<Result>;
+  const upstream = attemptSignal(prepared.call);
+  let answer;
   try {
-    answer = await services.executor.unary(decoded.ask, prepared.plan, signal, binding.adapters);
+    answer = await binding.execute(services.executor, ask, prepared.plan, upstream.signal);
   } catch (error) {
-    if (!(error instanceof AllAttemptsFailed)) {
-      await services.ledger.release(prepared.hold);
-      throw error;
-    }
-    outcome.error = unansweredError(outcome, error, signal, services.restart);
-    await settleOrLog(services, prepared.hold, outcome);
-    throw outcome.error;
+    return settleUnanswered(services, prepared, outcome, error);
+  } finally {
+    upstream.release();
   }
-  const usage = binding.usage(answer.events);
+  const result = answer.events;
+  const recorded = binding.recorded(result);
   outcome.attempt = answer.attempt;
   outcome.firstContentAt = Date.now();
-  outcome.finishReason = null;
-  if (usage.promptTokens !== undefined) outcome.usage = { promptTokens: usage.promptTokens };
-  const upstreamId = binding.upstreamId(answer.events);
-  if (upstreamId) outcome.upstreamId = upstreamId;
-  const cost = await settleOrLog(services, prepared.hold, outcome, (pricing, _outcome, now) => computeOperationCost(pricing, usage, now));
-  recordServed(services.state, outcome);
-  if (cost === undefined) throw unrecordedError();
+  outcome.finishReason = recorded.finishReason;
+  if (recorded.usage) outcome.usage = recorded.usage;
+  if (recorded.upstreamId) outcome.upstreamId = recorded.upstreamId;
   const meta = replyMeta(prepared, answer.attempt);
-  return reply.header('x-provider-name', meta.provider).send(binding.encode(answer.events, meta, decoded.ask, cost));
+  const refusal = binding.refuse?.(result, meta);
+  if (refusal) {
+    outcome.error = refusal;
+    outcome.refused = true;
+    outcome.finishReason = 'error';
+  }
+  const cost = await settleOrRefuse(services, prepared, outcome, (pricing, settled, now) => binding.price(pricing, result, settled, now));
+  if (refusal) throw refusal;
+  recordServed(services.state, outcome);
+  return servedReply(meta.provider, binding.encode(result, meta, ask, cost));
 }

@@ -1,84 +1,90 @@
-import type { FastifyReply } from 'fastify';
 import type { CoreEvent } from '../core/events.js';
-import { AllAttemptsFailed, type Answer } from './executor.js';
 import { failureToError } from '../core/failure-error.js';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
 import type { GenerationOutcome } from '../billing/settlement.js';
 import { AnswerMeter } from '../core/answer-meter.js';
 import { visibleToCaller } from '../core/caller-view.js';
 import { honouredMembers } from '../core/honoured.js';
-import type { Services } from '../http/services.js';
 import type { DialectBinding, DialectStreamWriter } from '../dialects/shared/dialect-binding.js';
+import { AllAttemptsFailed, type Answer } from './executor.js';
+import { attemptSignal } from './call.js';
+import { closeOutcome, markEndedEarly, recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
 import type { PreparedInference } from './prepare.js';
-import { SseSocket } from '../http/inference/sse-socket.js';
-import { headersSoFar } from '../http/inference/reply-headers.js';
-import { clientAbortedError, clientSignal } from '../http/inference/client-signal.js';
+import type { WholeReply } from './reply.js';
+import { cutByRestartError } from './restart.js';
 import { settleOrLog, unrecordedError } from './settlement.js';
-import { cutByRestartError } from '../http/drain.js';
-import { closeOutcome, recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
+import type { InferenceServices } from './services.js';
+
+/** What a stream's writer does next: open the stream, write text, or answer a refusal. */
+export type StreamPart =
+  /** The answer committed: open the stream (status 200) with these headers. */
+  | { type: 'open'; headers: Record<string, string> }
+  /** Event-stream text to write, in order. */
+  | { type: 'text'; text: string }
+  /**
+   * No endpoint answered: `reply` is the HTTP answer while nothing was written, `inBand` the
+   * stream's own ending once something (a keep-alive) was.
+   */
+  | { type: 'refused'; reply: WholeReply; inBand: string };
 
 /**
- * Runs a streamed request. Before commit, failures fail over (and, while no byte was sent, answer
- * with an HTTP error); after commit, events are translated frame by frame and a failure is the
- * dialect's in-band error. The usage frame is sent once the charge is settled.
+ * Answers a streamed request as the parts to write. Before commit, failures fail over (and finally
+ * refuse); after commit, events are translated frame by frame and a failure is the dialect's
+ * in-band error. The usage frame comes once the charge is settled. A caller who leaves (its
+ * signal) ends the stream: recorded as cancelled, billed for what was produced.
  */
-export async function runStream(
-  services: Services,
-  prepared: PreparedInference,
-  reply: FastifyReply,
-  dialect: DialectBinding,
-): Promise<void> {
+export async function* answerStream(services: InferenceServices, prepared: PreparedInference, dialect: DialectBinding): AsyncGenerator<StreamPart> {
   const outcome = startOutcome(prepared, true);
-  const socket = new SseSocket(reply.raw, headersSoFar(reply), services.settings.keepAliveMs);
-  const signal = clientSignal(reply, services.restart);
-  reply.hijack();
-  socket.startKeepAlive();
-  let answer: Answer<AsyncGenerator<CoreEvent>>;
+  const upstream = attemptSignal(prepared.call);
   try {
-    answer = await services.executor.stream(prepared.request, prepared.plan, signal);
-  } catch (error) {
-    outcome.error = error instanceof AllAttemptsFailed ? unansweredError(outcome, error, signal, services.restart)
-      : services.restart.aborted ? cutByRestartError() : internalError(services, error);
-    await settleOrLog(services, prepared.hold, outcome);
-    return failBeforeCommit(socket, reply, outcome.error, dialect, dialect.createStreamWriter(fallbackMeta(prepared), prepared.request));
-  }
-  outcome.attempt = answer.attempt;
-  const meta = replyMeta(prepared, answer.attempt);
-  socket.open({ 'x-provider-name': meta.provider });
-  const writer = dialect.createStreamWriter(meta, prepared.request);
-  await socket.write(writer.open());
-  const meter = new AnswerMeter();
-  await pump(answer.events, { socket, writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput });
-  const clientLeft = socket.isClosed;
-  if (clientLeft) {
+    let answer: Answer<AsyncGenerator<CoreEvent>>;
+    try {
+      answer = await services.executor.stream(prepared.request, prepared.plan, upstream.signal);
+    } catch (error) {
+      outcome.error = error instanceof AllAttemptsFailed ? unansweredError(outcome, error, prepared)
+        : prepared.call.restart.aborted ? cutByRestartError() : internalError(services, error);
+      await settleOrLog(services, prepared, outcome);
+      yield refusedPart(outcome.error, dialect, prepared);
+      return;
+    }
+    outcome.attempt = answer.attempt;
+    const meta = replyMeta(prepared, answer.attempt);
+    yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
+    const writer = dialect.createStreamWriter(meta, prepared.request);
+    const meter = new AnswerMeter();
+    yield* texts([writer.open()]);
+    yield* pump(answer.events, { writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal });
+    const endedEarly = prepared.call.signal.aborted || (outcome.error !== undefined && prepared.call.restart.aborted);
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
-    outcome.cancelled = true;
-    outcome.error = clientAbortedError();
-  } else if (outcome.error && services.restart.aborted) outcome.error = cutByRestartError();
-  await closeOutcome(outcome, meter, outcome.error !== undefined || clientLeft);
-  const cost = await settleOrLog(services, prepared.hold, outcome);
-  recordServed(services.state, outcome);
-  if (clientLeft) return socket.stop();
-  const honoured = honouredMembers(prepared.request, answer.attempt);
-  const failure = outcome.error ?? (cost === undefined ? unrecordedError() : undefined);
-  socket.end(failure ? writer.fail(failure) : writer.finish({ usage: outcome.usage, cost: cost ?? 0, honoured }));
+    if (endedEarly) markEndedEarly(outcome, prepared);
+    await closeOutcome(outcome, meter, outcome.error !== undefined);
+    const cost = await settleOrLog(services, prepared, outcome);
+    recordServed(services.state, outcome);
+    if (outcome.cancelled) return;
+    const honoured = honouredMembers(prepared.request, answer.attempt);
+    const failure = outcome.error ?? (cost === undefined ? unrecordedError() : undefined);
+    yield* texts([failure ? writer.fail(failure) : writer.finish({ usage: outcome.usage, cost: cost ?? 0, honoured })]);
+  } finally {
+    upstream.release();
+  }
 }
 
 interface PumpContext {
-  socket: SseSocket;
   writer: DialectStreamWriter;
   meter: AnswerMeter;
   outcome: GenerationOutcome;
   provider: string;
   refuse: DialectBinding['refuseOutput'];
+  /** The caller's signal: once aborted nothing more is written. */
+  signal: AbortSignal;
 }
 
 /**
  * Translates committed events frame by frame until the answer ends, fails, carries a part the
  * dialect refuses, or the caller leaves.
  */
-async function pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): Promise<void> {
-  const { socket, writer, meter, outcome } = context;
+async function* pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): AsyncGenerator<StreamPart> {
+  const { writer, meter, outcome } = context;
   for await (const event of events) {
     if (event.type === 'error') {
       outcome.error = failureToError(event.failure, context.provider);
@@ -91,30 +97,34 @@ async function pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): Pr
       await events.return(undefined);
       return;
     }
-    if (socket.isClosed) {
+    if (context.signal.aborted) {
       await events.return(undefined);
       return;
     }
-    if (visibleToCaller(event, outcome.request)) await socket.write(writer.write(event));
+    if (visibleToCaller(event, outcome.request)) yield* texts([writer.write(event)]);
   }
 }
 
-function fallbackMeta(prepared: PreparedInference) {
-  return { id: prepared.generationId, created: Math.floor(prepared.startedAt / 1000), model: prepared.request.models[0] ?? '', provider: '' };
+function* texts(chunks: readonly string[]): Generator<StreamPart> {
+  for (const text of chunks) if (text.length > 0) yield { type: 'text', text };
 }
 
-function failBeforeCommit(socket: SseSocket, reply: FastifyReply, error: GatewayError, dialect: DialectBinding, writer: DialectStreamWriter): void {
-  if (socket.isOpen) {
-    socket.end(writer.open() + writer.fail(error));
-    return;
-  }
-  socket.stop();
-  if (socket.isClosed) return;
-  reply.raw.writeHead(error.status, { ...headersSoFar(reply), ...error.headers, 'content-type': 'application/json; charset=utf-8' });
-  reply.raw.end(JSON.stringify(dialect.streamRefusalBody?.(error) ?? toEnvelope(error)));
+function refusedPart(error: GatewayError, dialect: DialectBinding, prepared: PreparedInference): StreamPart {
+  const meta = {
+    id: prepared.call.generationId,
+    created: Math.floor(prepared.startedAt / 1000),
+    model: prepared.request.models[0] ?? '',
+    provider: '',
+  };
+  const writer = dialect.createStreamWriter(meta, prepared.request);
+  return {
+    type: 'refused',
+    reply: { status: error.status, headers: { ...error.headers }, body: dialect.streamRefusalBody?.(error) ?? toEnvelope(error) },
+    inBand: writer.open() + writer.fail(error),
+  };
 }
 
-function internalError(services: Services, error: unknown): GatewayError {
+function internalError(services: Pick<InferenceServices, 'logger'>, error: unknown): GatewayError {
   services.logger.error({ err: error }, 'stream failed before commit');
   return new GatewayError('server', INTERNAL_ERROR_MESSAGE);
 }

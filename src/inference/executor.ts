@@ -1,19 +1,14 @@
 import { isContentEvent, type CoreEvent, type UpstreamFailure } from '../core/events.js';
 import type { CoreRequest } from '../core/request.js';
-import type { Plan, PlannedAttempt } from '../core/plan.js';
+import type { AttemptFailure, Plan, PlannedAttempt } from '../core/plan.js';
 import type { EndpointHealth } from '../stats/endpoint-health.js';
 import { adapterFor } from '../upstream/registry.js';
 import type { UpstreamAdapter, UpstreamRequest } from '../upstream/types.js';
 import type { SpeechAdapter } from '../upstream/speech-adapter.js';
 import type { OperationAdapter, OperationAdapterLookup } from '../upstream/operation-adapter.js';
-import { transportFailure, type Transport, type UpstreamResponse } from '../upstream/transport.js';
+import { transportFailure, type UpstreamTransport, type UpstreamResponse } from '../upstream/transport.js';
 import { readSseFrames } from '../upstream/sse-frames.js';
 import { contractFailure, honoursContract, toolContractOf, type ToolContract } from '../core/tool-contract.js';
-
-export interface AttemptFailure {
-  attempt: PlannedAttempt;
-  failure: UpstreamFailure;
-}
 
 /** Every planned attempt failed before committing an answer. */
 export class AllAttemptsFailed extends Error {
@@ -31,13 +26,21 @@ export interface Answer<Events> {
 
 type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure: UpstreamFailure };
 
+/** The executor as the pipeline uses it: one way to run a plan per kind of answer. */
+export interface InferenceExecutor {
+  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>>;
+  complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>>;
+  relay(request: CoreRequest, plan: Plan, signal: AbortSignal, adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined): Promise<Answer<AsyncGenerator<Uint8Array>>>;
+  unary<Ask, Result>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result>): Promise<Answer<Result>>;
+}
+
 /**
  * Runs a plan: tries each attempt in order, fails over on any failure before the answer commits,
  * and hands back the committed answer. A stream commits on its first content event; a whole reply
  * commits once it has been read completely.
  */
-export class Executor {
-  constructor(private readonly transport: Transport, private readonly health: EndpointHealth) {}
+export class Executor implements InferenceExecutor {
+  constructor(private readonly transport: UpstreamTransport, private readonly health: EndpointHealth) {}
 
   stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>> {
     return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));

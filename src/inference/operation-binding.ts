@@ -1,17 +1,25 @@
-import type { OperationUsage } from '../billing/operation-pricing.js';
-import type { DecodedOperation } from '../core/operation.js';
+import type { CostResult } from '../billing/pricing.js';
+import type { GenerationOutcome } from '../billing/settlement.js';
+import type { EndpointPricing } from '../catalogue/types.js';
+import type { GatewayError } from '../core/errors.js';
+import type { CoreUsage } from '../core/events.js';
+import type { Plan } from '../core/plan.js';
 import type { ReplyMeta } from '../dialects/shared/reply-meta.js';
-import type { HeaderBag } from '../dialects/shared/request-headers.js';
-import type { OperationAdapterLookup } from '../upstream/operation-adapter.js';
+import type { Answer, InferenceExecutor } from './executor.js';
+import type { PrepareOptions } from './prepare.js';
 
-/** What the shared runner needs from one non-conversation operation (embeddings, rerank). */
-export interface OperationBinding<Body, Ask, Result> {
-  decode(body: Body, headers: HeaderBag): DecodedOperation<Ask>;
-  /** The adapter for an attempt's wire format, or undefined when it cannot serve the operation. */
-  adapters: OperationAdapterLookup<Ask, Result>;
-  /** The units the result reports, for billing. */
-  usage(result: Result): OperationUsage;
-  upstreamId(result: Result): string | undefined;
+/** What the operation path needs from one call answered by one JSON reply (embeddings, rerank, typed decisions). */
+export interface OperationBinding<Ask, Result> {
+  /** How the request is held and recorded, where not as one chat call. */
+  prepareOptions?(ask: Ask): PrepareOptions;
+  /** Runs the plan, failing over before an answer, and hands back the answering attempt's result. */
+  execute(executor: InferenceExecutor, ask: Ask, plan: Plan, signal: AbortSignal): Promise<Answer<Result>>;
+  /** What the generation record keeps of the result: counts as reported, the upstream id, the finish. */
+  recorded(result: Result): { usage?: CoreUsage; upstreamId?: string; finishReason: string | null };
+  /** The exact charge at the serving endpoint's prices. */
+  price(pricing: EndpointPricing, result: Result, outcome: GenerationOutcome, now: Date): CostResult;
+  /** A result that is neither delivered nor charged (recorded with its counts), as the caller's error. */
+  refuse?(result: Result, meta: ReplyMeta): GatewayError | undefined;
   /** The JSON reply; `cost` is the settled charge in USD. */
   encode(result: Result, meta: ReplyMeta, ask: Ask, cost: number): unknown;
 }

@@ -1,19 +1,19 @@
 import type { GenerationOutcome } from '../billing/settlement.js';
 import type { GatewayError } from '../core/errors.js';
-import type { AllAttemptsFailed } from './executor.js';
 import { failuresToError } from '../core/failure-error.js';
-import { cutByRestartError } from '../http/drain.js';
-import { clientAbortedError } from '../http/inference/client-signal.js';
 import type { AnswerMeter } from '../core/answer-meter.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { ReplyMeta } from '../dialects/shared/reply-meta.js';
-import type { LiveEndpointState } from '../stats/endpoint-state.js';
+import type { AllAttemptsFailed } from './executor.js';
+import { clientAbortedError } from './call.js';
 import type { PreparedInference } from './prepare.js';
+import { cutByRestartError } from './restart.js';
+import type { PipelineEndpointState } from './services.js';
 
 export function startOutcome(prepared: PreparedInference, streamed: boolean): GenerationOutcome {
   return {
-    generationId: prepared.generationId,
-    key: prepared.key,
+    generationId: prepared.call.generationId,
+    key: prepared.call.key,
     request: prepared.request,
     estimatedPromptTokens: prepared.promptTokens,
     streamed,
@@ -23,7 +23,7 @@ export function startOutcome(prepared: PreparedInference, streamed: boolean): Ge
 
 export function replyMeta(prepared: PreparedInference, attempt: PlannedAttempt): ReplyMeta {
   return {
-    id: prepared.generationId,
+    id: prepared.call.generationId,
     created: Math.floor(prepared.startedAt / 1000),
     model: attempt.modelId,
     provider: attempt.endpoint.provider.name,
@@ -41,7 +41,7 @@ export async function closeOutcome(outcome: GenerationOutcome, meter: AnswerMete
 }
 
 /** A served answer feeds session affinity and, for streams, the endpoint's measured timings. */
-export function recordServed(state: LiveEndpointState, outcome: GenerationOutcome): void {
+export function recordServed(state: PipelineEndpointState, outcome: GenerationOutcome): void {
   const endpoint = outcome.attempt?.endpoint;
   if (!endpoint || outcome.error) return;
   if (outcome.request.sessionId !== undefined) state.sessions.remember(outcome.request.sessionId, endpoint.id);
@@ -55,15 +55,28 @@ export function recordServed(state: LiveEndpointState, outcome: GenerationOutcom
 }
 
 /**
- * The error a request no endpoint answered is recorded with: cut short by a restart, ended by its
- * caller leaving (also marked cancelled; `signal` is the request's client signal), or the
- * endpoints' failures.
+ * Marks an answer its caller left (recorded as cancelled, 408) or the restart cut short (503);
+ * returns whether either happened.
  */
-export function unansweredError(outcome: GenerationOutcome, failed: AllAttemptsFailed, signal: AbortSignal, restart: AbortSignal): GatewayError {
-  if (restart.aborted) return cutByRestartError();
-  if (signal.aborted) {
+export function markEndedEarly(outcome: GenerationOutcome, prepared: PreparedInference): boolean {
+  const { call } = prepared;
+  if (call.signal.aborted) {
     outcome.cancelled = true;
-    return clientAbortedError();
+    outcome.error = clientAbortedError();
+    return true;
   }
+  if (call.restart.aborted) {
+    outcome.error = cutByRestartError();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The error a request no endpoint answered is recorded with: cut short by a restart, ended by its
+ * caller leaving (also marked cancelled), or the endpoints' failures.
+ */
+export function unansweredError(outcome: GenerationOutcome, failed: AllAttemptsFailed, prepared: PreparedInference): GatewayError {
+  if (markEndedEarly(outcome, prepared) && outcome.error) return outcome.error;
   return failuresToError(failed.failures);
 }

@@ -1,20 +1,18 @@
-import type { FastifyRequest } from 'fastify';
 import type { CoreRequest } from '../core/request.js';
-import type { KeyContext } from '../accounts/types.js';
 import type { Hold } from '../billing/types.js';
 import type { Units } from '../billing/money.js';
 import { requestFacts, type RequestFacts } from '../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../core/planner/planner.js';
-import type { Services } from '../http/services.js';
-import { authenticatedKey } from '../http/auth.js';
+import type { InferenceCall } from './call.js';
+import type { InferenceServices } from './services.js';
 
 /** A routed, funded request, ready for the executor. */
 export interface PreparedInference {
-  generationId: string;
-  key: KeyContext;
+  call: InferenceCall;
   request: CoreRequest;
   plan: RankedPlan;
   hold: Hold;
+  /** The prompt estimate the generation record keeps. */
   promptTokens: number;
   startedAt: number;
 }
@@ -27,6 +25,8 @@ export interface PrepareOptions {
   holdAmount?(plan: RankedPlan): Units;
   /** What the planner judges, where the prompt is not `messages` (embeddings, rerank); default read from the request. */
   facts?: RequestFacts;
+  /** The prompt estimate to record when it is not the planned one (several calls summed). */
+  recordedPromptTokens?: number;
 }
 
 /**
@@ -34,16 +34,14 @@ export interface PrepareOptions {
  * refusal here, before any hold exists, so it is never charged.
  */
 export async function prepareInference(
-  services: Services,
-  httpRequest: FastifyRequest,
+  services: Pick<InferenceServices, 'catalogue' | 'state' | 'ledger'>,
+  call: InferenceCall,
   request: CoreRequest,
   options: PrepareOptions = {},
 ): Promise<PreparedInference> {
   const startedAt = Date.now();
-  const key = authenticatedKey(httpRequest);
-  const generationId = httpRequest.generationId ?? '';
+  const { key } = call;
   const facts = options.facts ?? requestFacts(request);
-  const promptTokens = facts.promptTokens;
   const outcome = planRequest({
     catalogue: services.catalogue.current(),
     state: services.state,
@@ -54,12 +52,12 @@ export async function prepareInference(
   });
   if (!outcome.ok) throw outcome.error;
   const hold = await services.ledger.hold({
-    generationId,
+    generationId: call.generationId,
     accountId: key.accountId,
     workspaceId: key.workspaceId,
     keyId: key.keyId,
     amount: options.holdAmount ? options.holdAmount(outcome.plan) : planHoldAmount(outcome.plan),
   });
-  httpRequest.creditHeld = true;
-  return { generationId, key, request, plan: outcome.plan, hold, promptTokens, startedAt };
+  const promptTokens = options.recordedPromptTokens ?? facts.promptTokens;
+  return { call, request, plan: outcome.plan, hold, promptTokens, startedAt };
 }

@@ -17,8 +17,13 @@ export interface UpstreamResponse {
   body: AsyncIterable<Uint8Array> & { text(): Promise<string>; json(): Promise<unknown>; destroy(): void };
 }
 
+/** Sends one upstream request; the executor's only way out. A test hands the executor a fake. */
+export interface UpstreamTransport {
+  send(baseUrl: string, upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse>;
+}
+
 /** Keep-alive connection pools to every provider, shared by all requests. */
-export class Transport {
+export class Transport implements UpstreamTransport {
   private readonly agent: Agent;
 
   constructor(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS) {

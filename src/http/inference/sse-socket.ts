@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { sseComment } from '../../dialects/shared/sse.js';
+import { drained } from './drained.js';
 
 /**
  * The raw response of a committed stream: opens it once with the SSE headers, writes frames with
@@ -52,16 +53,7 @@ export class SseSocket {
     this.open();
     this.lastWriteAt = Date.now();
     this.coalesce();
-    if (this.response.write(text)) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.response.off('drain', done);
-        this.response.off('close', done);
-        resolve();
-      };
-      this.response.once('drain', done);
-      this.response.once('close', done);
-    });
+    if (!this.response.write(text)) await drained(this.response);
   }
 
   /**

@@ -3,14 +3,15 @@ import type { TSchema } from '@sinclair/typebox';
 import type { CoreRequest } from '../../core/request.js';
 import type { HeaderBag } from '../../dialects/shared/request-headers.js';
 import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
+import { answerStream } from '../../inference/answer-stream.js';
+import { answerWhole } from '../../inference/answer-whole.js';
 import type { Services } from '../services.js';
 import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { rateLimit } from '../rate-limit.js';
-import { prepareInference } from '../../inference/prepare.js';
-import { runComplete } from '../../inference/answer-whole.js';
-import { runStream } from '../../inference/answer-stream.js';
+import { prepareCall, sendWhole } from '../inference/prepared-call.js';
+import { writeStream } from '../inference/write-stream.js';
 
 export interface InferenceRouteOptions<Body> {
   url: string;
@@ -41,9 +42,9 @@ export function inferenceRoute<Body>(app: FastifyInstance, services: Services, o
     ],
     handler: async (request, reply) => {
       const core = options.decode(request.body as Body, request.headers);
-      const prepared = await prepareInference(services, request, core);
-      if (core.stream) return runStream(services, prepared, reply, options.dialect);
-      return runComplete(services, prepared, reply, options.dialect);
+      const prepared = await prepareCall(services, { request, reply }, core);
+      if (core.stream) return writeStream(reply, answerStream(services, prepared, options.dialect), services.settings.keepAliveMs);
+      return sendWhole(reply, await answerWhole(services, prepared, options.dialect));
     },
   });
 }

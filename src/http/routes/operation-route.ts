@@ -1,23 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
-import type { Services } from '../services.js';
+import type { DecodedOperation } from '../../core/operation.js';
+import type { HeaderBag } from '../../dialects/shared/request-headers.js';
+import { answerOperation } from '../../inference/answer-operation.js';
 import type { OperationBinding } from '../../inference/operation-binding.js';
+import type { Services } from '../services.js';
 import { assignGenerationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { rateLimit } from '../rate-limit.js';
-import { runOperation } from '../../inference/answer-operation.js';
+import { prepareCall, sendWhole } from '../inference/prepared-call.js';
 
 export interface OperationRouteOptions<Body, Ask, Result> {
   url: string;
   summary: string;
   bodySchema: TSchema;
-  operation: OperationBinding<Body, Ask, Result>;
+  decode(body: Body, headers: HeaderBag): DecodedOperation<Ask>;
+  operation: OperationBinding<Ask, Result>;
 }
 
 /**
- * Registers a non-conversation route (embeddings, rerank) on the same seams as chat: generation id,
- * key, rate limit, body schema, then decode → plan → hold → call with failover → settle → reply.
+ * Registers a non-conversation route (embeddings, rerank, typed decisions) on the same seams as
+ * chat: generation id, key, rate limit, body schema, then decode → plan → hold → call with failover
+ * → settle → reply.
  */
 export function operationRoute<Body, Ask, Result>(app: FastifyInstance, services: Services, options: OperationRouteOptions<Body, Ask, Result>): void {
   app.post(options.url, {
@@ -27,8 +32,10 @@ export function operationRoute<Body, Ask, Result>(app: FastifyInstance, services
       dropNullMembers(request.body);
     },
     handler: async (request, reply) => {
-      const decoded = options.operation.decode(request.body as Body, request.headers);
-      return runOperation(services, request, reply, options.operation, decoded);
+      const decoded = options.decode(request.body as Body, request.headers);
+      const prepareOptions = { facts: decoded.facts, ...options.operation.prepareOptions?.(decoded.ask) };
+      const prepared = await prepareCall(services, { request, reply }, decoded.request, prepareOptions);
+      return sendWhole(reply, await answerOperation(services, prepared, options.operation, decoded.ask));
     },
   });
 }

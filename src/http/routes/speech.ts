@@ -12,7 +12,9 @@ import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { assertBodyDepth } from '../body-depth.js';
 import { rateLimit } from '../rate-limit.js';
-import { runSpeech } from '../../inference/answer-relay.js';
+import { answerRelay } from '../../inference/answer-relay.js';
+import { prepareCall } from '../inference/prepared-call.js';
+import { writeRelay } from '../inference/write-relay.js';
 import type { Services } from '../services.js';
 import { speechModelRecords } from '../../catalogue/speech-models.js';
 
@@ -56,7 +58,8 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
           if (voice.voice !== undefined) ask.voice = voice.voice;
           else delete ask.voice;
         }
-        await runSpeech(services, request, reply, { request: core, ...(voice.serviceVoice !== undefined && { serviceVoice: voice.serviceVoice }) });
+        const prepared = await prepareCall(services, { request, reply }, core);
+        await writeRelay(reply, answerRelay(services, prepared, voice.serviceVoice !== undefined ? { serviceVoice: voice.serviceVoice } : {}));
         return reply;
       },
     });

@@ -1,24 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { SystemOneRequestSchema, type SystemOneRequestBody } from '../../dialects/systemone/schema.js';
-import { decodeSystemOneRequest } from '../../dialects/systemone/decode.js';
-import { assignGenerationId } from '../generation-id.js';
-import { requireKey } from '../auth.js';
-import { dropNullMembers } from '../null-members.js';
-import { rateLimit } from '../rate-limit.js';
-import { runDecisions } from '../../inference/decisions.js';
+import { decodeSystemOneRequest, type DecisionCall } from '../../dialects/systemone/decode.js';
+import { decisionOperation, decisionsOperation, type DecisionResult } from '../../inference/operations/decisions.js';
 import type { Services } from '../services.js';
+import { operationRoute } from './operation-route.js';
 
 /** POST /systemone: typed answers (choice, score, noul) to questions about a supplied state. */
 export function registerSystemOneRoute(app: FastifyInstance, services: Services): void {
-  app.post('/systemone', {
-    schema: { summary: 'Typed answers to questions about a supplied state', body: SystemOneRequestSchema, security: [{ bearer: [] }] },
-    onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
-    preValidation: async (request) => {
-      dropNullMembers(request.body);
-    },
-    handler: async (request, reply) => {
-      const call = decodeSystemOneRequest(request.body as SystemOneRequestBody, request.headers);
-      return runDecisions(services, request, reply, call);
-    },
+  operationRoute<SystemOneRequestBody, DecisionCall, DecisionResult>(app, services, {
+    url: '/systemone',
+    summary: 'Typed answers to questions about a supplied state',
+    bodySchema: SystemOneRequestSchema,
+    decode: (body, headers) => decisionOperation(decodeSystemOneRequest(body, headers)),
+    operation: decisionsOperation,
   });
 }

@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CoreRequest } from '../../core/request.js';
+import type { InferenceCall } from '../../inference/call.js';
+import { prepareInference, type PrepareOptions, type PreparedInference } from '../../inference/prepare.js';
+import type { WholeReply } from '../../inference/reply.js';
+import type { Services } from '../services.js';
+import { authenticatedKey } from '../auth.js';
+
+/**
+ * The pipeline's call for an HTTP request: its key and generation id, a signal aborted when the
+ * connection closes before the reply finished, and the instance's restart signal.
+ */
+export function inferenceCall(request: FastifyRequest, reply: FastifyReply, restart: AbortSignal): InferenceCall {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return { key: authenticatedKey(request), generationId: request.generationId ?? '', signal: controller.signal, restart };
+}
+
+/** Plans and holds the request; from then on the pipeline, not the error handler, records it. */
+export async function prepareCall(
+  services: Services,
+  http: { request: FastifyRequest; reply: FastifyReply },
+  core: CoreRequest,
+  options: PrepareOptions = {},
+): Promise<PreparedInference> {
+  const prepared = await prepareInference(services, inferenceCall(http.request, http.reply, services.restart), core, options);
+  http.request.creditHeld = true;
+  return prepared;
+}
+
+/** Sends a whole reply of the pipeline. */
+export function sendWhole(reply: FastifyReply, whole: WholeReply): FastifyReply {
+  return reply.code(whole.status).headers(whole.headers).send(whole.body);
+}

@@ -1,0 +1,18 @@
+import type { Logger } from 'pino';
+import type { Ledger } from '../billing/types.js';
+import type { CatalogueSource } from '../catalogue/source.js';
+import type { EndpointStateView } from '../core/planner/context.js';
+import type { LiveEndpointState } from '../stats/endpoint-state.js';
+import type { InferenceExecutor } from './executor.js';
+
+/** Live endpoint state as the pipeline uses it: the planner's view, and what a served answer feeds. */
+export type PipelineEndpointState = EndpointStateView & Pick<LiveEndpointState, 'sessions' | 'timings'>;
+
+/** The slice of services the request pipeline needs; the HTTP routes, batches and the prober hand it in. */
+export interface InferenceServices {
+  catalogue: CatalogueSource;
+  state: PipelineEndpointState;
+  ledger: Ledger;
+  executor: InferenceExecutor;
+  logger: Pick<Logger, 'error' | 'warn'>;
+}
