@@ -110,7 +110,7 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
             upstream_model: 'tts',
             context_length: 4096,
             input_modalities: ['text'],
-            output_modalities: ['audio'],
+            output_modalities: ['speech'],
             supported_parameters: ['seed', 'instructions'],
             pricing: { character: '0.000015' },
             speech_envelope: { voices: ['alloy', 'verse'], default_voice: 'alloy', codecs: ['mp3', 'wav', 'pcm', 'mulaw', 'alaw'], min_speed: 0.25, max_speed: 4 },

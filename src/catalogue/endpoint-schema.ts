@@ -1,6 +1,6 @@
 import { readInputContainers, readInputSources } from './input-declarations-schema.js';
 import { MappingReader } from './mapping-reader.js';
-import { MODALITIES } from './modalities.js';
+import { INPUT_MODALITIES, OUTPUT_MODALITIES } from './modalities.js';
 import { readOperationDeclarations } from './operation-declarations-schema.js';
 import { readPassthrough } from './passthrough-schema.js';
 import { readPricing } from './pricing-schema.js';
@@ -10,7 +10,6 @@ import { readSpeechDeclarations } from './speech-declarations-schema.js';
 import type { EndpointEntry, ProviderEntry } from './types.js';
 
 export const QUANTIZATIONS = ['int2', 'int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown'] as const;
-export { MODALITIES };
 const MAX_TOKENS_PARAMETERS = ['max_tokens', 'max_completion_tokens'] as const;
 
 const ENDPOINT_FIELDS = [
@@ -98,7 +97,8 @@ function readRoutingDeclarations(fields: MappingReader, inputModalities: readonl
 
 /** Modalities default to [text]; a list written out must name at least one. */
 function readModalities(fields: MappingReader, key: 'input_modalities' | 'output_modalities'): string[] {
-  const read = fields.stringList(key, { allowed: MODALITIES, fallback: ['text'] });
+  const allowed = key === 'input_modalities' ? INPUT_MODALITIES : OUTPUT_MODALITIES;
+  const read = fields.stringList(key, { allowed, fallback: ['text'] });
   const raw = fields.raw(key);
   if (Array.isArray(raw) && raw.length === 0) fields.problem(key, 'must name at least one modality');
   return read;

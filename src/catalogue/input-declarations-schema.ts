@@ -1,5 +1,5 @@
 import type { MappingReader } from './mapping-reader.js';
-import { MODALITIES } from './modalities.js';
+import { INPUT_MODALITIES } from './modalities.js';
 import type { InputSource } from './types.js';
 
 export const INPUT_SOURCES = ['url', 'base64'] as const satisfies readonly InputSource[];
@@ -54,10 +54,10 @@ function readPerModality<T>(
   readList: (declaration: MappingReader, modality: string) => T[],
 ): Partial<Record<string, T[]>> {
   const declared: Partial<Record<string, T[]>> = {};
-  const declaration = fields.mapping(key, MODALITIES, true);
+  const declaration = fields.mapping(key, INPUT_MODALITIES, true);
   if (!declaration) return declared;
   for (const modality of declaration.keys()) {
-    if (!MODALITIES.some((known) => known === modality)) continue;
+    if (!INPUT_MODALITIES.some((known) => known === modality)) continue;
     if (modality === 'text') {
       declaration.problem(modality, `text takes no ${key === 'input_sources' ? 'sources' : 'containers'}`);
       continue;

@@ -2,13 +2,15 @@ import type { MappingReader } from './mapping-reader.js';
 import type { ProviderEntry, UpstreamApi } from './types.js';
 
 /**
- * Operations an endpoint serves are the spec's output modalities `embeddings` and `rerank`; each
- * needs a wire format that carries it: embeddings over an OpenAI-compatible `/embeddings`, rerank
- * over a Cohere-style `/v2/rerank` or an OpenAI-compatible server's `/rerank` (vLLM, Jina style).
+ * Outputs served on a route of their own are the spec's output modalities `embeddings`, `rerank`
+ * and `speech`; each needs a wire format that carries it: embeddings over an OpenAI-compatible
+ * `/embeddings`, rerank over a Cohere-style `/v2/rerank` or an OpenAI-compatible server's `/rerank`
+ * (vLLM, Jina style), speech over an OpenAI-compatible `/audio/speech`.
  */
-const OPERATION_APIS: Readonly<Record<'embeddings' | 'rerank', readonly UpstreamApi[]>> = {
+const OPERATION_APIS: Readonly<Record<'embeddings' | 'rerank' | 'speech', readonly UpstreamApi[]>> = {
   embeddings: ['openai'],
   rerank: ['openai', 'cohere'],
+  speech: ['openai'],
 };
 
 /** What an endpoint declares about the operations it serves. */

@@ -14,19 +14,39 @@ export interface SpeechDeclarations {
 }
 
 /**
- * `speech_envelope`, `supports_voice_cloning` and `reference_inputs`. An envelope needs `audio`
- * among the output modalities; voice cloning needs an envelope and the sample formats under
+ * `speech_envelope`, `supports_voice_cloning` and `reference_inputs`. They belong to dedicated
+ * text-to-speech endpoints, which declare `speech` among their output modalities and an envelope
+ * naming their voices and codecs; voice cloning needs an envelope and the sample formats under
  * `reference_inputs.audio.formats`.
  */
 export function readSpeechDeclarations(fields: MappingReader, outputModalities: readonly string[]): SpeechDeclarations {
   const speechEnvelope = readEnvelope(fields);
-  if (speechEnvelope && !outputModalities.includes('audio')) fields.problem('speech_envelope', 'needs audio among output_modalities');
+  checkSpeechOutput(fields, outputModalities);
   const supportsVoiceCloning = fields.boolean('supports_voice_cloning', false);
   const referenceInputs = readReferenceInputs(fields);
   if (supportsVoiceCloning && !speechEnvelope) fields.problem('supports_voice_cloning', 'needs a speech_envelope');
   if (supportsVoiceCloning && !referenceInputs) fields.problem('supports_voice_cloning', 'needs reference_inputs.audio naming the sample formats');
   if (referenceInputs && !supportsVoiceCloning) fields.problem('reference_inputs', 'only with supports_voice_cloning: true');
   return { speechEnvelope, supportsVoiceCloning, referenceInputs };
+}
+
+/**
+ * A `speech` output needs an envelope (routing matches every request's voice and codec against it),
+ * and an envelope needs `speech` output. `audio` output is audio inside a chat reply: an envelope
+ * beside it, without `speech`, is a text-to-speech endpoint declared the old way and is told so.
+ */
+function checkSpeechOutput(fields: MappingReader, outputModalities: readonly string[]): void {
+  const declared = fields.has('speech_envelope');
+  if (outputModalities.includes('speech')) {
+    if (!declared) fields.problem('speech_envelope', 'required when output_modalities include speech (it names the voices and codecs)');
+    return;
+  }
+  if (!declared) return;
+  if (outputModalities.includes('audio')) {
+    fields.problem('output_modalities', 'a text-to-speech endpoint (one with a speech_envelope) declares speech: audio means audio inside a chat reply');
+  } else {
+    fields.problem('speech_envelope', 'only for endpoints whose output_modalities include speech');
+  }
 }
 
 function readEnvelope(fields: MappingReader): SpeechEnvelope | null {

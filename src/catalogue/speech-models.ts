@@ -1,9 +1,12 @@
 import { modelSummary, union } from './model-summary.js';
 import type { Catalogue, EndpointEntry } from './types.js';
 
-/** Live endpoints of a model that synthesise speech. */
-function speechEndpointsOf(endpoints: readonly EndpointEntry[]): EndpointEntry[] {
-  return endpoints.filter((endpoint) => !endpoint.disabled && endpoint.speechEnvelope !== null && endpoint.outputModalities.includes('audio'));
+/**
+ * Live endpoints of a model that synthesise speech: `speech` among their outputs (which the schema
+ * pairs with a `speech_envelope`). An endpoint with `audio` output speaks inside chat replies only.
+ */
+export function speechEndpointsOf(endpoints: readonly EndpointEntry[]): EndpointEntry[] {
+  return endpoints.filter((endpoint) => !endpoint.disabled && endpoint.speechEnvelope !== null && endpoint.outputModalities.includes('speech'));
 }
 
 /**

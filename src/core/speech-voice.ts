@@ -1,15 +1,11 @@
 import type { EndpointEntry, ModelEntry } from '../catalogue/types.js';
+import { speechEndpointsOf } from '../catalogue/speech-models.js';
 import { invalidRequest } from './errors.js';
 
 /** The voice to speak, and the name for `X-Service-Voice` when the service chose it. */
 export interface ResolvedVoice {
   voice?: string;
   serviceVoice?: string;
-}
-
-/** The model's live speech endpoints. */
-export function speechEndpoints(model: ModelEntry): EndpointEntry[] {
-  return model.endpoints.filter((endpoint) => !endpoint.disabled && endpoint.speechEnvelope !== null);
 }
 
 /**
@@ -25,7 +21,7 @@ export function speechEndpoints(model: ModelEntry): EndpointEntry[] {
  */
 export function resolveVoice(model: ModelEntry, asked: string | undefined, hasSample: boolean): ResolvedVoice {
   if (asked === undefined || hasSample) return {};
-  const endpoints = speechEndpoints(model);
+  const endpoints = speechEndpointsOf(model.endpoints);
   if (endpoints.length === 0) return {};
   if (endpoints.some((endpoint) => endpoint.speechEnvelope?.voices.includes(asked))) return { voice: asked };
   const offered = new Set(endpoints.map(offeredVoice).filter((voice): voice is string => voice !== undefined));

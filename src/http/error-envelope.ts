@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
+import { bodyTooLargeError, sendWhileDraining } from './body-limit.js';
 import { validationError } from './validation-message.js';
 import type { RefusalRecorder } from './refusal-record.js';
 
@@ -9,9 +10,10 @@ import type { RefusalRecorder } from './refusal-record.js';
  */
 export function registerErrorEnvelope(app: FastifyInstance, recordRefusal?: RefusalRecorder): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const gatewayError = toGatewayError(error);
+    const gatewayError = toGatewayError(error, request.routeOptions.bodyLimit);
     if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');
     await recordRefusal?.(request, gatewayError);
+    if (error.code === BODY_TOO_LARGE) return sendWhileDraining(request, reply, gatewayError);
     const dialectBody = asksStream(request.body) ? request.routeOptions.config.streamRefusalBody?.(gatewayError) : undefined;
     if (dialectBody !== undefined) return reply.code(gatewayError.status).headers(gatewayError.headers).send(dialectBody);
     return sendError(reply, gatewayError);
@@ -35,12 +37,15 @@ export function sendError(reply: FastifyReply, error: GatewayError): FastifyRepl
   return reply.code(error.status).headers(error.headers).send(toEnvelope(error));
 }
 
-function toGatewayError(error: FastifyError): GatewayError {
+/** Fastify's code for a body over the limit: refused by Content-Length, or once the bytes read pass it. */
+const BODY_TOO_LARGE = 'FST_ERR_CTP_BODY_TOO_LARGE';
+
+function toGatewayError(error: FastifyError, bodyLimitBytes: number): GatewayError {
   if (error instanceof GatewayError) return error;
   if (error.validation) return validationError(error.validation);
   switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatewayError('payload_too_large', 'body: larger than the 8 MB limit');
+    case BODY_TOO_LARGE:
+      return bodyTooLargeError(bodyLimitBytes);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new GatewayError('invalid_request', 'body: must be JSON (Content-Type: application/json)');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -15,7 +15,7 @@ beforeAll(async () => {
       {
         id: 'acme/tts',
         endpoints: [{
-          provider: 'sim-a', upstream_model: 'tts;tps=2', input_modalities: ['text'], output_modalities: ['audio'], supported_parameters: [],
+          provider: 'sim-a', upstream_model: 'tts;tps=2', input_modalities: ['text'], output_modalities: ['speech'], supported_parameters: [],
           speech_envelope: { voices: ['alloy'], codecs: ['wav'] }, pricing: { character: '0.000015' },
         }],
       },

@@ -5,7 +5,7 @@ import { formatUsd, parseUsd } from '../../src/billing/money.js';
 import { buildWav } from '../../src/sim/wav-audio.js';
 import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
 
-const SPEECH = { input_modalities: ['text'], output_modalities: ['audio'], supported_parameters: ['seed'] };
+const SPEECH = { input_modalities: ['text'], output_modalities: ['speech'], supported_parameters: ['seed'] };
 const ALL_CODECS = ['mp3', 'wav', 'pcm', 'mulaw', 'alaw'];
 
 let harness: Harness;
@@ -49,6 +49,7 @@ beforeAll(async () => {
       { id: 'acme/breaks', endpoints: [{ provider: 'sim-a', upstream_model: 'tts;fail_after=1', ...SPEECH, pricing: { character: '0.00001' }, speech_envelope: { voices: ['alloy'], codecs: ['wav'] } }] },
       { id: 'acme/down', endpoints: [{ provider: 'sim-a', upstream_model: 'tts;error=500', ...SPEECH, pricing: { character: '0.00001' }, speech_envelope: { voices: ['alloy'], codecs: ['wav'] } }] },
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] },
+      { id: 'acme/chat-audio', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', output_modalities: ['text', 'audio'] }] },
     ],
   });
 });
@@ -153,6 +154,18 @@ describe('routing to speech endpoints declaring the voice, codec and speed', () 
     const reply = await speak({ model: 'acme/chat' });
     expect(reply.status).toBe(503);
     expect((reply.json as ErrorEnvelope).error.message).toContain('does not synthesise speech');
+  });
+
+  it('a chat model with audio output is not a speech model', async () => {
+    const reply = await speak({ model: 'acme/chat-audio', voice: 'alloy' });
+    expect(reply.status).toBe(503);
+    expect((reply.json as ErrorEnvelope).error.message).toContain('does not synthesise speech');
+  });
+
+  it('a speech model is never sent a conversation', async () => {
+    const reply = await send(harness, { path: '/chat/completions', body: { model: 'acme/tts', messages: [{ role: 'user', content: 'Hi' }] } });
+    expect(reply.status).toBe(503);
+    expect(JSON.stringify((reply.json as ErrorEnvelope).error.metadata.rejections)).toContain('serves only speech');
   });
 });
 
@@ -414,9 +427,10 @@ describe('GET /speech/models', () => {
     const ids = models.map((model) => model.id);
     expect(ids).toContain('acme/tts');
     expect(ids).not.toContain('acme/chat');
+    expect(ids).not.toContain('acme/chat-audio');
     const tts = models.find((model) => model.id === 'acme/tts');
     expect(tts?.canonical_slug).toBe('acme/tts');
-    expect(tts?.architecture.output_modalities).toEqual(['audio']);
+    expect(tts?.architecture.output_modalities).toEqual(['speech']);
     expect(tts?.endpoint_count).toBe(2);
     expect(tts?.supported_voices).toEqual(['alloy', 'verse', 'nova']);
     expect(tts?.speech).toEqual({ voices: ['alloy', 'verse', 'nova'], formats: ['mp3', 'wav', 'pcm', 'mulaw', 'alaw'], min_speed: 0.5, max_speed: 2 });

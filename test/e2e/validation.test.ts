@@ -36,6 +36,7 @@ describe('bodies the gateway cannot read', () => {
     expect(reply.status).toBe(413);
     expect(envelope(reply).code).toBe(413);
     expect(envelope(reply).metadata.error_type).toBe('payload_too_large');
+    expect(envelope(reply).message).toBe('body: larger than the 8 MiB (8388608-byte) limit');
     expect(reply.headers.get('x-generation-id')).toMatch(/^gen-/);
   });
 

@@ -4,16 +4,17 @@ import type { OperationAsk, OperationKind } from '../operation.js';
 import type { EligibilityRule } from './eligibility.js';
 import type { ResolvedModel } from './model-resolution.js';
 
-const OPERATION_OUTPUTS: readonly string[] = ['embeddings', 'rerank'] satisfies readonly OperationKind[];
+/** Outputs served on a route of their own, never as a conversation's reply. */
+const NON_CONVERSATION_OUTPUTS: readonly string[] = ['embeddings', 'rerank', 'speech'] satisfies readonly (OperationKind | 'speech')[];
 
 /**
  * An operation (embeddings, rerank) is served only by endpoints declaring it among their outputs;
- * a conversation is never sent to an endpoint whose only outputs are operations.
+ * a conversation is never sent to an endpoint whose only outputs are operations or speech.
  */
 const servesOperation: EligibilityRule = ({ endpoint, input }) => {
   const { operation, speech } = input.request;
   if (operation) return endpoint.outputModalities.includes(operation.kind) ? null : `does not serve ${operation.kind}`;
-  if (speech || !endpoint.outputModalities.every((output) => OPERATION_OUTPUTS.includes(output))) return null;
+  if (speech || !endpoint.outputModalities.every((output) => NON_CONVERSATION_OUTPUTS.includes(output))) return null;
   return `serves only ${endpoint.outputModalities.join(', ')}`;
 };
 

@@ -4,10 +4,13 @@ import type { EligibilityRule } from './eligibility.js';
 
 type SpeechCheck = (endpoint: EndpointEntry, envelope: SpeechEnvelope, ask: SpeechAsk) => string | null;
 
-/** A speech request goes only to speech endpoints: audio output and a declared envelope. */
+/**
+ * A speech request goes only to speech endpoints: `speech` output and a declared envelope. An
+ * endpoint with `audio` output produces audio inside chat replies and is not one.
+ */
 const synthesisesSpeech: EligibilityRule = ({ endpoint, input }) => {
   if (!input.request.speech) return null;
-  return endpoint.speechEnvelope && endpoint.outputModalities.includes('audio') ? null : 'does not synthesise speech';
+  return endpoint.speechEnvelope && endpoint.outputModalities.includes('speech') ? null : 'does not synthesise speech';
 };
 
 const voiceDeclared: SpeechCheck = (_endpoint, envelope, ask) =>

@@ -25,7 +25,7 @@ describe('catalogue check', () => {
 
   test('a valid file prints its counts and exits 0', async () => {
     const { output, exitCode } = await check('test/fixtures/catalogue/valid.yaml');
-    expect(output).toBe('ok: 2 providers, 2 models, 4 endpoints\n');
+    expect(output).toBe('ok: 2 providers, 3 models, 5 endpoints\n');
     expect(exitCode).toBeUndefined();
   });
 

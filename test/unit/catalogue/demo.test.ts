@@ -60,9 +60,9 @@ describe('demo catalogue', () => {
     }
   });
 
-  test('demo-voice speaks: audio output, a speech envelope, character pricing and voice cloning from wav or mp3', () => {
+  test('demo-voice speaks: speech output (not audio), a speech envelope, character pricing and voice cloning from wav or mp3', () => {
     const [voice] = catalogue.models.get('switchyard/demo-voice')?.endpoints ?? [];
-    expect(voice?.outputModalities).toEqual(['audio']);
+    expect(voice?.outputModalities).toEqual(['speech']);
     expect(voice?.speechEnvelope?.voices).toEqual(['alloy', 'verse']);
     expect(voice?.speechEnvelope?.codecs).toContain('mp3');
     expect(voice?.pricing.prices.character?.text).toBe('0.000015');

@@ -8,7 +8,7 @@ import { catalogueOf, endpoint, model } from '../../../fixtures/planner/catalogu
 import { chatRequest, firstAttempt, refusalOf, rejectionsOf, routedIds } from '../../../fixtures/planner/planning.js';
 
 const speaks = (voices: string[], extra: Record<string, unknown> = {}) => ({
-  output_modalities: ['audio'],
+  output_modalities: ['speech'],
   pricing: { character: '0.00001' },
   speech_envelope: { voices, codecs: ['mp3', 'wav'], ...extra },
 });
@@ -58,6 +58,24 @@ describe('speech routing', () => {
 
   test('an endpoint that synthesises no speech is never a candidate', () => {
     expect(reasonFor(refusalOf(catalogue, speech({ speed: 9 })), 'gamma/acme/tts')).toBe('does not synthesise speech');
+  });
+
+  test('a chat endpoint producing audio in its replies is not a speech endpoint', () => {
+    const chatAudio = catalogueOf([model('acme/tts', [endpoint('alpha', { output_modalities: ['text', 'audio'] })])]);
+    expect(rejectionsOf(refusalOf(chatAudio, speech({ voice: 'alloy' })))).toEqual([{ endpoint: 'alpha/acme/tts', reason: 'does not synthesise speech' }]);
+  });
+
+  test('a conversation is never routed to a speech endpoint, even one asking for audio output', () => {
+    expect(routedIds(catalogue, chatRequest({ models: ['acme/tts'] }))).toEqual(['gamma/acme/tts']);
+    const speechOnly = catalogueOf([model('acme/tts', [endpoint('alpha', speaks(['alloy']))])]);
+    expect(rejectionsOf(refusalOf(speechOnly, chatRequest({ models: ['acme/tts'] })))).toEqual([{ endpoint: 'alpha/acme/tts', reason: 'serves only speech' }]);
+  });
+
+  test('a chat asking for audio output is not served by speech output', () => {
+    const both = catalogueOf([model('acme/tts', [endpoint('alpha', { ...speaks(['alloy']), output_modalities: ['text', 'speech'] })])]);
+    expect(routedIds(both, chatRequest({ models: ['acme/tts'] }))).toEqual(['alpha/acme/tts']);
+    const audioAsked = refusalOf(both, chatRequest({ models: ['acme/tts'], outputModalities: ['text', 'audio'] }));
+    expect(rejectionsOf(audioAsked)).toEqual([{ endpoint: 'alpha/acme/tts', reason: 'does not output audio' }]);
   });
 
   test('the hold covers the characters at the character price, and no output tokens', () => {
