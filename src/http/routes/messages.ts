@@ -3,26 +3,15 @@ import { MessagesRequestSchema, CountTokensRequestSchema, type CountTokensReques
 import { decodeMessagesRequest } from '../../dialects/messages/decode.js';
 import { decodeConversation } from '../../dialects/messages/conversation.js';
 import { decodeTools } from '../../dialects/messages/tools.js';
-import { encodeMessagesReply } from '../../dialects/messages/encode-reply.js';
-import { MessagesStreamWriter } from '../../dialects/messages/encode-stream.js';
-import { messagesErrorBody } from '../../dialects/messages/error-body.js';
-import { refuseMessagesOutput } from '../../dialects/messages/output-refusal.js';
 import { resolveModels } from '../../core/planner/model-resolution.js';
 import { estimatePromptTokens } from '../../core/token-estimate.js';
-import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
+import { messagesDialect } from '../../dialects/messages/binding.js';
 import type { Services } from '../services.js';
 import { assignCorrelationId } from '../generation-id.js';
 import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { rateLimit } from '../rate-limit.js';
 import { inferenceRoute } from './inference-route.js';
-
-const messagesDialect: DialectBinding = {
-  encodeReply: encodeMessagesReply,
-  createStreamWriter: (meta) => new MessagesStreamWriter(meta),
-  streamRefusalBody: messagesErrorBody,
-  refuseOutput: refuseMessagesOutput,
-};
 
 /** POST /messages (the messages dialect over the shared pipeline) and POST /messages/count_tokens. */
 export function registerMessagesRoutes(app: FastifyInstance, services: Services): void {
