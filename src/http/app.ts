@@ -5,6 +5,7 @@ import { registerErrorEnvelope } from './error-envelope.js';
 import { registerDrain } from './drain.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { refusalRecorder } from './refusal-record.js';
+import { registerScope } from './scopes.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
@@ -39,18 +40,22 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerDrain(app);
   await app.register(async (api) => {
-    registerRootRoute(api, services);
-    registerKeyRoute(api, services);
-    registerGenerationRoute(api, services);
-    registerChatRoute(api, services);
-    registerSystemOneRoute(api, services);
-    registerResponsesRoute(api, services);
-    registerCompletionsRoute(api, services);
-    registerMessagesRoutes(api, services);
-    await registerSpeechRoute(api, services);
-    registerEmbeddingsRoute(api, services);
-    registerRerankRoute(api, services);
-    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    await registerScope(api, services, 'public', [
+      registerRootRoute,
+      (scope) => scope.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger()),
+    ]);
+    await registerScope(api, services, 'key', [
+      registerKeyRoute,
+      registerGenerationRoute,
+      registerChatRoute,
+      registerSystemOneRoute,
+      registerResponsesRoute,
+      registerCompletionsRoute,
+      registerMessagesRoutes,
+      registerSpeechRoute,
+      registerEmbeddingsRoute,
+      registerRerankRoute,
+    ]);
   }, { prefix: API_PREFIX });
   return app;
 }

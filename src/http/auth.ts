@@ -1,5 +1,5 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { KeyContext, KeyDirectory } from '../accounts/types.js';
+import type { FastifyRequest } from 'fastify';
+import type { KeyContext } from '../accounts/types.js';
 import { unauthenticated } from '../core/errors.js';
 
 declare module 'fastify' {
@@ -18,18 +18,6 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   }
   const apiKey = request.headers['x-api-key'];
   return Array.isArray(apiKey) ? apiKey[0] : apiKey;
-}
-
-/**
- * Requires a valid key. Every failure answers the one identical 401; a management key is
- * refused (with that same 401) on routes that spend or report spend.
- */
-export function requireKey(keys: KeyDirectory, options: { spending: boolean }): preHandlerAsyncHookHandler {
-  return async (request) => {
-    const key = await keys.authenticate(presentedKey(request));
-    if (!key || (options.spending && key.management)) throw unauthenticated();
-    request.key = key;
-  };
 }
 
 export function authenticatedKey(request: FastifyRequest): KeyContext {

@@ -10,7 +10,7 @@ import type { RefusalRecorder } from './refusal-record.js';
  */
 export function registerErrorEnvelope(app: FastifyInstance, recordRefusal?: RefusalRecorder): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const gatewayError = toGatewayError(error, request.routeOptions.bodyLimit);
+    const gatewayError = request.deferredRefusal ?? toGatewayError(error, request.routeOptions.bodyLimit);
     if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');
     await recordRefusal?.(request, gatewayError);
     if (error.code === BODY_TOO_LARGE) return sendWhileDraining(request, reply, gatewayError);

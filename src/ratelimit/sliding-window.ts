@@ -1,17 +1,4 @@
-/**
- * A sliding-window request counter per identity, in memory: the current fixed window's count plus
- * the previous window's count weighted by how much of it still overlaps the sliding window.
- * O(1) memory per identity; identities idle for two windows are swept.
- */
-export interface WindowVerdict {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Unix seconds when a slot frees up at the latest. */
-  resetAt: number;
-  /** Seconds to wait before retrying, when refused. */
-  retryAfter: number;
-}
+import type { RateLimiter, WindowVerdict } from './rate-limiter.js';
 
 interface Counter {
   windowStart: number;
@@ -19,7 +6,12 @@ interface Counter {
   previous: number;
 }
 
-export class SlidingWindowLimiter {
+/**
+ * A sliding-window request counter per identity, in memory: the current fixed window's count plus
+ * the previous window's count weighted by how much of it still overlaps the sliding window.
+ * O(1) memory per identity; identities idle for two windows are swept.
+ */
+export class SlidingWindowLimiter implements RateLimiter {
   private readonly counters = new Map<string, Counter>();
   private lastSweep = 0;
 
@@ -29,8 +21,12 @@ export class SlidingWindowLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts one request for `identity` unless it would exceed the limit. */
-  take(identity: string): WindowVerdict {
+  take(identity: string): Promise<WindowVerdict> {
+    return Promise.resolve(this.takeNow(identity));
+  }
+
+  /** `take`, answered at once. */
+  takeNow(identity: string): WindowVerdict {
     const at = this.now();
     this.sweep(at);
     const counter = this.roll(identity, at);

@@ -6,14 +6,11 @@ import { EmbeddingsRequestSchema, type EmbeddingsRequestBody } from '../../diale
 import { embeddingsOperation } from '../../inference/operations/embeddings.js';
 import type { Services } from '../services.js';
 import { operationRoute } from './operation-route.js';
-import { requireKey } from '../auth.js';
-import { rateLimit } from '../rate-limit.js';
 
 /** POST /embeddings, and GET /embeddings/models: the embedding models with their summaries. */
 export function registerEmbeddingsRoute(app: FastifyInstance, services: Services): void {
   app.get('/embeddings/models', {
     schema: { summary: 'Embedding models', security: [{ bearer: [] }] },
-    onRequest: [requireKey(services.keys, { spending: false }), rateLimit(services.limiters, 'key')],
   }, async () => ({ data: embeddingsModelRecords(services.catalogue.current()) }));
   operationRoute<EmbeddingsRequestBody, EmbeddingsAsk, EmbeddingsResult>(app, services, {
     url: '/embeddings',

@@ -4,8 +4,7 @@ import { GatewayError } from '../../core/errors.js';
 import { formatUsd, toUsdNumber } from '../../billing/money.js';
 import type { GenerationRecord } from '../../billing/types.js';
 import type { Services } from '../services.js';
-import { authenticatedKey, requireKey } from '../auth.js';
-import { rateLimit } from '../rate-limit.js';
+import { authenticatedKey } from '../auth.js';
 
 const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1 }) });
 
@@ -13,7 +12,6 @@ const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1 }) });
 export function registerGenerationRoute(app: FastifyInstance, services: Services): void {
   app.get('/generation', {
     schema: { summary: 'Read a generation record by id', querystring: GenerationQuery, security: [{ bearer: [] }] },
-    onRequest: [requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
   }, async (request) => {
     const { id } = request.query as Static<typeof GenerationQuery>;
     const record = await services.generations.get(id, authenticatedKey(request).accountId);

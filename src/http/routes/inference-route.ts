@@ -6,10 +6,7 @@ import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
 import { answerStream } from '../../inference/answer-stream.js';
 import { answerWhole } from '../../inference/answer-whole.js';
 import type { Services } from '../services.js';
-import { assignGenerationId } from '../generation-id.js';
-import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
-import { rateLimit } from '../rate-limit.js';
 import { prepareCall, sendWhole } from '../inference/prepared-call.js';
 import { writeStream } from '../inference/write-stream.js';
 
@@ -26,20 +23,14 @@ export interface InferenceRouteOptions<Body> {
  * schema, then decode → plan → hold → execute → encode → settle.
  */
 export function inferenceRoute<Body>(app: FastifyInstance, services: Services, options: InferenceRouteOptions<Body>): void {
-  const admission = [requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')];
-  // A dialect with its own envelope for refused streams admits the key once the body is read, so a
-  // refused key or rate limit on a `stream: true` request can answer in that envelope too.
-  const admitAfterBody = options.dialect.streamRefusalBody !== undefined;
   app.post(options.url, {
-    config: options.dialect.streamRefusalBody ? { streamRefusalBody: options.dialect.streamRefusalBody } : {},
+    // A dialect with its own envelope for refused streams gets its admission refusals once the body
+    // is read (see scopes.ts), so a refused key or rate limit on `stream: true` answers in it too.
+    config: { generationId: 'record', ...(options.dialect.streamRefusalBody && { streamRefusalBody: options.dialect.streamRefusalBody }) },
     schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
-    onRequest: admitAfterBody ? [assignGenerationId] : [assignGenerationId, ...admission],
-    preValidation: [
-      ...(admitAfterBody ? admission : []),
-      async (request) => {
-        dropNullMembers(request.body);
-      },
-    ],
+    preValidation: async (request) => {
+      dropNullMembers(request.body);
+    },
     handler: async (request, reply) => {
       const core = options.decode(request.body as Body, request.headers);
       const prepared = await prepareCall(services, { request, reply }, core);

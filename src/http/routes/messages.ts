@@ -7,10 +7,7 @@ import { resolveModels } from '../../core/planner/model-resolution.js';
 import { estimatePromptTokens } from '../../core/token-estimate.js';
 import { messagesDialect } from '../../dialects/messages/binding.js';
 import type { Services } from '../services.js';
-import { assignCorrelationId } from '../generation-id.js';
-import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
-import { rateLimit } from '../rate-limit.js';
 import { inferenceRoute } from './inference-route.js';
 
 /** POST /messages (the messages dialect over the shared pipeline) and POST /messages/count_tokens. */
@@ -32,7 +29,7 @@ export function registerMessagesRoutes(app: FastifyInstance, services: Services)
 function registerCountTokensRoute(app: FastifyInstance, services: Services): void {
   app.post('/messages/count_tokens', {
     schema: { summary: 'Estimated input-token count for a would-be messages request', body: CountTokensRequestSchema, security: [{ bearer: [] }] },
-    onRequest: [assignCorrelationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
+    config: { generationId: 'correlate' },
     preValidation: async (request) => {
       dropNullMembers(request.body);
     },

@@ -5,10 +5,7 @@ import type { HeaderBag } from '../../dialects/shared/request-headers.js';
 import { answerOperation } from '../../inference/answer-operation.js';
 import type { OperationBinding } from '../../inference/operation-binding.js';
 import type { Services } from '../services.js';
-import { assignGenerationId } from '../generation-id.js';
-import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
-import { rateLimit } from '../rate-limit.js';
 import { prepareCall, sendWhole } from '../inference/prepared-call.js';
 
 export interface OperationRouteOptions<Body, Ask, Result> {
@@ -26,8 +23,8 @@ export interface OperationRouteOptions<Body, Ask, Result> {
  */
 export function operationRoute<Body, Ask, Result>(app: FastifyInstance, services: Services, options: OperationRouteOptions<Body, Ask, Result>): void {
   app.post(options.url, {
+    config: { generationId: 'record' },
     schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
-    onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
     preValidation: async (request) => {
       dropNullMembers(request.body);
     },

@@ -7,11 +7,8 @@ import { SpeechRequestSchema, type SpeechRequestBody } from '../../dialects/spee
 import { decodeSpeechRequest, sampleTooLarge } from '../../dialects/speech/decode.js';
 import { multipartToBody } from '../../dialects/speech/multipart-body.js';
 import { multipartFailure } from '../../dialects/speech/multipart-errors.js';
-import { assignGenerationId } from '../generation-id.js';
-import { requireKey } from '../auth.js';
 import { dropNullMembers } from '../null-members.js';
 import { assertBodyDepth } from '../body-depth.js';
-import { rateLimit } from '../rate-limit.js';
 import { answerRelay } from '../../inference/answer-relay.js';
 import { prepareCall } from '../inference/prepared-call.js';
 import { writeRelay } from '../inference/write-relay.js';
@@ -26,7 +23,6 @@ import { speechModelRecords } from '../../catalogue/speech-models.js';
 export async function registerSpeechRoute(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/speech/models', {
     schema: { summary: 'Speech models with their voices, formats and speed range', security: [{ bearer: [] }] },
-    onRequest: [requireKey(services.keys, { spending: false }), rateLimit(services.limiters, 'key')],
   }, async () => ({ data: speechModelRecords(services.catalogue.current()) }));
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -41,7 +37,7 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
     });
     scope.post('/audio/speech', {
       schema: { summary: 'Text to audio', body: SpeechRequestSchema, security: [{ bearer: [] }] },
-      onRequest: [assignGenerationId, requireKey(services.keys, { spending: true }), rateLimit(services.limiters, 'key')],
+      config: { generationId: 'record' },
       preValidation: async (request) => {
         if (request.isMultipart()) {
           request.body = multipartToBody((request.body ?? {}) as Record<string, unknown>);

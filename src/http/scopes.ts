@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyContext } from '../accounts/types.js';
+import { GatewayError, unauthenticated } from '../core/errors.js';
+import { presentedKey } from './auth.js';
+import { assignGenerationId } from './generation-id.js';
+import { countAddress, countKey } from './rate-limit.js';
+import type { Services } from './services.js';
+
+/**
+ * Where a route belongs, and so which guard admits its requests:
+ * - `public`: no key; every request counts against its client address;
+ * - `key`: an inference key, counted against the key; a request that does not authenticate counts
+ *   against its address and gets the one 401;
+ * - `management`: a management key, counted the same way.
+ * (The cookie-session `web` scope comes with the web pages.)
+ */
+export type ScopeName = 'public' | 'key' | 'management';
+
+export type RouteRegistrar = (scope: FastifyInstance, services: Services) => void | Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * An admission refusal (key, rate limit) held until the body is read, on routes whose dialect
+     * answers a refused streamed request in its own envelope; it still wins over any complaint
+     * about the body.
+     */
+    deferredRefusal?: GatewayError;
+  }
+}
+
+/** Registers `registrars` in one scope, whose hooks are its guard; a route belongs to exactly one scope. */
+export async function registerScope(app: FastifyInstance, services: Services, name: ScopeName, registrars: readonly RouteRegistrar[]): Promise<void> {
+  await app.register(async (scope) => {
+    if (name === 'public') {
+      scope.addHook('onRequest', (request, reply) => countAddress(services.limiters, request, reply));
+    } else {
+      const accepts = name === 'management' ? (key: KeyContext) => key.management : (key: KeyContext) => !key.management;
+      scope.addHook('onRequest', (request, reply) => admitKey(services, accepts, request, reply));
+      scope.addHook('preValidation', async (request) => {
+        if (request.deferredRefusal) throw request.deferredRefusal;
+      });
+    }
+    for (const register of registrars) await register(scope, services);
+  });
+}
+
+async function admitKey(services: Services, accepts: (key: KeyContext) => boolean, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  assignGenerationId(request, reply);
+  try {
+    const key = await services.keys.authenticate(presentedKey(request));
+    if (!key || !accepts(key)) {
+      await countAddress(services.limiters, request, reply);
+      throw unauthenticated();
+    }
+    request.key = key;
+    await countKey(services.limiters, key.keyId, reply);
+  } catch (error) {
+    if (!(error instanceof GatewayError) || request.routeOptions.config.streamRefusalBody === undefined) throw error;
+    request.deferredRefusal = error;
+  }
+}
