@@ -1,7 +1,7 @@
 import { ledgerTables, type LedgerEntry } from '../billing/ledger-tables.js';
 import type { Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
-import { keyCacheOf } from './key-cache.js';
+import { bumpKeyRevision } from './key-revision.js';
 import { generateKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
 import { insertKey, parseAmount, resolveWorkspace, type KeyFields } from './key-writer.js';
 import { newRecordId } from './record-id.js';
@@ -108,24 +108,25 @@ async function issue(store: Store, rawKey: string, request: KeyRequest): Promise
 
 /** Revokes one key at once; other keys are untouched. Returns false when no such live key exists. */
 export async function revokeKey(store: Store, keyId: string): Promise<boolean> {
-  const result = await store.write((tx) =>
-    tx
+  const result = await store.write(async (tx) => {
+    const revoked = await tx
       .updateTable('api_keys')
       .set({ revoked_at: Date.now() })
       .where('id', '=', keyId)
       .where('revoked_at', 'is', null)
-      .executeTakeFirst(),
-  );
-  keyCacheOf(store).clear();
+      .executeTakeFirst();
+    await bumpKeyRevision(tx);
+    return revoked;
+  });
   return result.numUpdatedRows > 0n;
 }
 
 /** Suspends (or reinstates) an account: its keys stop authenticating at once. */
 export async function setAccountSuspended(store: Store, accountId: string, suspended: boolean): Promise<void> {
-  await store.write((tx) =>
-    tx.updateTable('accounts').set({ suspended: suspended ? 1 : 0 }).where('id', '=', accountId).execute(),
-  );
-  keyCacheOf(store).clear();
+  await store.write(async (tx) => {
+    await tx.updateTable('accounts').set({ suspended: suspended ? 1 : 0 }).where('id', '=', accountId).execute();
+    await bumpKeyRevision(tx);
+  });
 }
 
 function defaultKeyFields(accountId: string, workspaceId: string, name: string): KeyFields {

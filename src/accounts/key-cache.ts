@@ -1,4 +1,3 @@
-import type { Store } from '../store/store.js';
 import type { KeyContext } from './types.js';
 
 export const KEY_CACHE_LIMIT = 10_000;
@@ -6,8 +5,7 @@ export const KEY_CACHE_LIMIT = 10_000;
 /**
  * Recently authenticated keys by hash, least recently used dropped first. Only keys that were valid
  * when read are kept; expiry is checked on every hit by the reader. The whole cache is dropped when
- * the database changed under it (`observe` with a new SQLite data_version) or when this process
- * revokes a key or suspends an account (`clear`).
+ * the keys changed under it (`observe` with a new key revision) or on `clear`.
  */
 export class KeyCache {
   readonly #entries = new Map<string, KeyContext>();
@@ -60,16 +58,4 @@ export class KeyCache {
     this.#entries.clear();
     this.#epoch += 1;
   }
-}
-
-const caches = new WeakMap<Store, KeyCache>();
-
-/** The one key cache of a store, shared by its key directory and its account writers. */
-export function keyCacheOf(store: Store): KeyCache {
-  let cache = caches.get(store);
-  if (!cache) {
-    cache = new KeyCache();
-    caches.set(store, cache);
-  }
-  return cache;
 }

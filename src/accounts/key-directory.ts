@@ -1,6 +1,7 @@
 import { maxUnits, toUsdNumber, type Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
-import { keyCacheOf, type KeyCache } from './key-cache.js';
+import { KeyCache } from './key-cache.js';
+import { keyRevisionReader, type KeyRevisionReader } from './key-revision.js';
 import { hashKey, isWellFormedKey } from './key-format.js';
 import { readKeyUsage, type KeyUsage } from './key-usage.js';
 import type { KeyContext, KeyDirectory, KeyInspection } from './types.js';
@@ -10,37 +11,45 @@ import { readRoutingDefaults } from './workspace-routing.js';
 export interface KeyDirectoryOptions {
   /** Clock for expiry and usage windows (tests pin it). */
   now?: () => Date;
+  /** The cache of valid keys; one per process, handed in by whoever builds the services. */
+  cache?: KeyCache;
+  /** Where the cache learns that keys changed; default the store's key revision. */
+  revision?: KeyRevisionReader;
 }
 
 /**
- * Keys as the HTTP layer sees them. On SQLite, valid keys are served from a bounded in-memory cache
- * that is dropped whenever another connection committed (PRAGMA data_version, checked on every call)
- * or this process revoked a key, so a revocation is honoured by the very next request. PostgreSQL
- * has no such cheap signal between instances, so there every call reads the key row.
+ * Keys as the HTTP layer sees them. Valid keys are served from a bounded in-memory cache that is
+ * dropped whenever the key revision moved (every revocation, suspension or change of a key's
+ * settings advances it in the same transaction, from any process), so a revocation is honoured by
+ * the very next request on SQLite and PostgreSQL alike.
  */
 export function createKeyDirectory(store: Store, options: KeyDirectoryOptions = {}): KeyDirectory {
   const now = options.now ?? (() => new Date());
+  const cache = options.cache ?? new KeyCache();
+  const revision = options.revision ?? keyRevisionReader(store);
   return {
-    authenticate: (rawKey) => authenticate(store, rawKey, now()),
+    authenticate: (rawKey) => authenticate({ store, cache, revision }, rawKey, now()),
     inspect: async (key) => inspection(key, await readKeyUsage(store.db, key.keyId, now())),
   };
 }
 
-async function authenticate(store: Store, rawKey: string | undefined, at: Date): Promise<KeyContext | null> {
+interface KeySources {
+  store: Store;
+  cache: KeyCache;
+  revision: KeyRevisionReader;
+}
+
+async function authenticate(sources: KeySources, rawKey: string | undefined, at: Date): Promise<KeyContext | null> {
   if (rawKey === undefined || !isWellFormedKey(rawKey)) return null;
   const hash = hashKey(rawKey);
-  const version = store.dataVersion();
-  let cache: KeyCache | null = null;
-  if (version !== null) {
-    cache = keyCacheOf(store);
-    cache.observe(version);
-    const hit = cache.get(hash);
-    if (hit) return isExpired(hit, at) ? null : hit;
-  }
-  const epoch = cache?.epoch ?? 0;
-  const key = await readKey(store, hash);
+  const { cache } = sources;
+  cache.observe(await sources.revision());
+  const hit = cache.get(hash);
+  if (hit) return isExpired(hit, at) ? null : hit;
+  const epoch = cache.epoch;
+  const key = await readKey(sources.store, hash);
   if (!key || isExpired(key, at)) return null;
-  cache?.set(hash, key, epoch);
+  cache.set(hash, key, epoch);
   return key;
 }
 

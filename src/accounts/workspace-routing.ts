@@ -3,7 +3,7 @@ import type { ProviderPreferences } from '../core/request.js';
 import { ProviderPreferencesSchema } from '../dialects/shared/routing-schema.js';
 import { readProviderPreferences } from '../dialects/shared/provider-preferences.js';
 import type { Store } from '../store/store.js';
-import { keyCacheOf } from './key-cache.js';
+import { bumpKeyRevision } from './key-revision.js';
 
 /**
  * A workspace's routing defaults: a `provider` object in the request's own form, applied beneath
@@ -14,13 +14,16 @@ export async function setWorkspaceRoutingDefaults(store: Store, workspaceId: str
     const first = [...Value.Errors(ProviderPreferencesSchema, provider)][0];
     throw new RangeError(`provider${first?.path.replaceAll('/', '.') ?? ''}: ${first?.message ?? 'invalid'}`);
   }
-  const updated = await store.write((tx) => tx
-    .updateTable('workspaces')
-    .set({ routing_defaults: provider === null ? null : JSON.stringify(provider) })
-    .where('id', '=', workspaceId)
-    .executeTakeFirst());
+  const updated = await store.write(async (tx) => {
+    const written = await tx
+      .updateTable('workspaces')
+      .set({ routing_defaults: provider === null ? null : JSON.stringify(provider) })
+      .where('id', '=', workspaceId)
+      .executeTakeFirst();
+    await bumpKeyRevision(tx);
+    return written;
+  });
   if (Number(updated.numUpdatedRows) === 0) throw new RangeError(`no workspace ${workspaceId}`);
-  keyCacheOf(store).clear();
 }
 
 /** The stored defaults in core form; a value that no longer reads is ignored rather than failing requests. */

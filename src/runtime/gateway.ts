@@ -1,25 +1,18 @@
-import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { createKeyDirectory } from '../accounts/key-directory.js';
-import { createLedger } from '../billing/ledger.js';
-import { createGenerationReader } from '../billing/generations.js';
 import { CatalogueStore } from '../catalogue/catalogue-store.js';
 import { loadCatalogueFile, parseCatalogueText } from '../catalogue/loader.js';
 import { formatProblem } from '../catalogue/problem-list.js';
 import { watchCatalogue } from '../catalogue/watcher.js';
 import { demoCatalogueYaml } from '../catalogue/demo.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
-import { Executor } from '../inference/executor.js';
 import { buildApp } from '../http/app.js';
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type Services } from '../http/services.js';
 import { startSimulator, type RunningSimulator } from '../sim/server.js';
-import { LiveEndpointState } from '../stats/endpoint-state.js';
 import { openStore, type Store } from '../store/store.js';
-import { Transport } from '../upstream/transport.js';
 import { ensureDemoKey } from './demo.js';
-import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
-import { startHoldReconciler } from './hold-reconciler.js';
+import { BackgroundTasks } from './background.js';
+import { buildServices } from './build-services.js';
 
 /** Time after the drain grace for restart 503s to reach their callers before connections are closed. */
 const FORCE_CLOSE_MARGIN_MS = 1_000;
@@ -60,31 +53,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     : parseCatalogueText(demoCatalogueYaml(simulator?.url ?? ''), 'demo catalogue');
   const catalogue = new CatalogueStore(requireCatalogue(loaded, options.configPath ?? 'demo catalogue'));
   const store = await openStore(options.databaseUrl ?? DEFAULT_DATABASE_URL);
-  const keys = createKeyDirectory(store);
-  const ledger = createLedger(store);
-  const transport = new Transport();
-  const state = new LiveEndpointState();
   const settings = { ...DEFAULT_HTTP_SETTINGS, ...options.settings };
-  const restart = new AbortController();
-  // every request in flight listens for the restart (and lets go when it ends): no listener limit
-  setMaxListeners(0, restart.signal);
-  const services: Services = {
-    catalogue,
-    keys,
-    ledger,
-    generations: createGenerationReader(store),
-    executor: new Executor(transport, state.health),
-    state,
-    logger,
-    limiters: {
-      perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),
-      perAddress: new SlidingWindowLimiter(settings.rateLimits.perAddressPerMinute),
-    },
-    settings,
-    restart: restart.signal,
-  };
-  const demoKey = simulator ? await ensureDemoKey(store, keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
-  const stopReconciler = await startHoldReconciler(ledger, logger);
+  const built = buildServices({ store, catalogue, logger, settings });
+  const { services } = built;
+  const demoKey = simulator ? await ensureDemoKey(store, services.keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
+  const background = new BackgroundTasks(logger);
+  await background.start(built.tasks);
   const stopWatching = options.configPath && options.watch !== false
     ? watchCatalogue(options.configPath, catalogue, { info: (m) => logger.info(m), error: (m) => logger.error(m) })
     : () => undefined;
@@ -99,16 +73,16 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     store,
     async close() {
       stopWatching();
-      stopReconciler();
+      await background.stop();
       // New requests get the restart 503 at once; those in flight may finish within the grace period,
       // then end with the restart 503; a moment later connections still open (one that never sent a
       // request, a stuck socket) are closed so the drain always ends.
-      const grace = setTimeout(() => restart.abort(), settings.drainGraceMs);
+      const grace = setTimeout(() => built.restart(), settings.drainGraceMs);
       const force = setTimeout(() => app.server.closeAllConnections(), settings.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
       await app.close();
       clearTimeout(grace);
       clearTimeout(force);
-      await transport.close();
+      await built.close();
       await store.close();
       await simulator?.close();
     },

@@ -1,21 +1,18 @@
 import type { Logger } from 'pino';
 import type { Ledger } from '../billing/types.js';
+import { periodicTask, type BackgroundTask } from './background.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
 
-/**
- * Releases holds a crash left behind: once at start-up, then periodically.
- * Returns the function that stops the periodic sweep.
- */
-export async function startHoldReconciler(ledger: Ledger, logger: Logger): Promise<() => void> {
-  const sweep = async () => {
-    const released = await ledger.releaseExpired(new Date());
-    if (released > 0) logger.info({ released }, 'released expired credit holds');
-  };
-  await sweep();
-  const timer = setInterval(() => {
-    sweep().catch((error: unknown) => logger.error({ err: error }, 'hold sweep failed'));
-  }, SWEEP_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+/** Releases holds a crash left behind: once at start-up, then periodically. */
+export function holdReconciler(ledger: Pick<Ledger, 'releaseExpired'>, logger: Pick<Logger, 'info' | 'error'>): BackgroundTask {
+  return periodicTask({
+    name: 'hold-reconciler',
+    intervalMs: SWEEP_INTERVAL_MS,
+    logger,
+    async round() {
+      const released = await ledger.releaseExpired(new Date());
+      if (released > 0) logger.info({ released }, 'released expired credit holds');
+    },
+  });
 }

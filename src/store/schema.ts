@@ -109,6 +109,12 @@ export interface MigrationsTable {
   applied_at: number;
 }
 
+/** The single row whose revision advances with every change to what keys authenticate as. */
+export interface KeyRevisionTable {
+  id: number;
+  revision: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   workspaces: WorkspacesTable;
@@ -118,4 +124,5 @@ export interface Database {
   holds: HoldsTable;
   generations: GenerationsTable;
   switchyard_migrations: MigrationsTable;
+  key_revision: KeyRevisionTable;
 }

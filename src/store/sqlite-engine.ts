@@ -8,8 +8,6 @@ export interface SqliteEngine {
   dialect: SqliteDialect;
   /** The connection itself, for the few hot statements run without the query builder. */
   database: BetterSqlite3.Database;
-  /** PRAGMA data_version of this connection: changes when another connection commits. */
-  dataVersion(): number;
 }
 
 /**
@@ -24,29 +22,8 @@ export function openSqliteEngine(path: string): SqliteEngine {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  const dataVersion = database.prepare<[], number>('PRAGMA data_version').pluck();
   return {
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
     database,
-    dataVersion: oncePerTurn(() => dataVersion.get() ?? 0),
-  };
-}
-
-/**
- * `read`, asked at most once per turn of the event loop: the requests that arrive together share one
- * reading. Another process's commit can only be noticed between turns anyway, so nothing is seen later.
- */
-function oncePerTurn<T>(read: () => T): () => T {
-  let value: T;
-  let fresh = false;
-  return () => {
-    if (!fresh) {
-      value = read();
-      fresh = true;
-      setImmediate(() => {
-        fresh = false;
-      });
-    }
-    return value;
   };
 }

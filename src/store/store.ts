@@ -27,8 +27,6 @@ export interface Store {
    * run inside `write` without the query builder. Use it only inside `write` work or for reads.
    */
   readonly sqlite: BetterSqlite3.Database | null;
-  /** SQLite only: changes whenever another connection committed; null on PostgreSQL. */
-  dataVersion(): number | null;
   close(): Promise<void>;
 }
 
@@ -62,7 +60,6 @@ function sqliteStore(path: string): Store {
     engine: 'sqlite',
     sqlite: engine.database,
     write: (work) => batcher.write(work),
-    dataVersion: () => engine.dataVersion(),
     close: () => db.destroy(),
   };
 }
@@ -74,7 +71,6 @@ function postgresStore(url: string): Store {
     engine: 'postgres',
     sqlite: null,
     write: (work) => db.transaction().execute(work),
-    dataVersion: () => null,
     close: () => db.destroy(),
   };
 }

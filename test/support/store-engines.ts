@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/store.js';
 
@@ -8,6 +11,8 @@ export interface StoreEngine {
   name: 'sqlite' | 'postgres';
   /** A fresh, migrated, empty store (its own schema on PostgreSQL). */
   open(): Promise<Store>;
+  /** Two stores on one fresh database, as two processes would open it (closing the first drops it). */
+  openPair(): Promise<[Store, Store]>;
 }
 
 async function postgresReachable(): Promise<boolean> {
@@ -25,6 +30,21 @@ async function postgresReachable(): Promise<boolean> {
 }
 
 async function freshPostgresStore(): Promise<Store> {
+  return (await freshPostgresPair(1))[0];
+}
+
+async function freshPostgresStores(): Promise<[Store, Store]> {
+  const [first, second] = await freshPostgresPair(2);
+  if (!second) throw new Error('no second store');
+  return [first, second];
+}
+
+async function freshSqliteStores(): Promise<[Store, Store]> {
+  const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-pair-')), 'db.sqlite')}`;
+  return [await openStore(url), await openStore(url)];
+}
+
+async function freshPostgresPair(count: number): Promise<[Store, ...Store[]]> {
   const schema = `test_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await client.connect();
@@ -36,8 +56,10 @@ async function freshPostgresStore(): Promise<Store> {
   const url = new URL(TEST_POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   const store = await openStore(url.toString());
+  const others: Store[] = [];
+  for (let i = 1; i < count; i += 1) others.push(await openStore(url.toString()));
   const close = store.close.bind(store);
-  return Object.assign(store, {
+  const first = Object.assign(store, {
     async close() {
       await close();
       const cleaner = new pg.Client({ connectionString: TEST_POSTGRES_URL });
@@ -45,10 +67,11 @@ async function freshPostgresStore(): Promise<Store> {
       await cleaner.query(`DROP SCHEMA ${schema} CASCADE`).finally(() => cleaner.end());
     },
   });
+  return [first, ...others];
 }
 
 /** SQLite always; PostgreSQL too when its server answers (otherwise skipped with the reason printed). */
 export const STORE_ENGINES: StoreEngine[] = [
-  { name: 'sqlite', open: () => openStore('sqlite::memory:') },
-  ...((await postgresReachable()) ? [{ name: 'postgres' as const, open: freshPostgresStore }] : []),
+  { name: 'sqlite', open: () => openStore('sqlite::memory:'), openPair: freshSqliteStores },
+  ...((await postgresReachable()) ? [{ name: 'postgres' as const, open: freshPostgresStore, openPair: freshPostgresStores }] : []),
 ];

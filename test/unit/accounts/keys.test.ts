@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAccount, createKey, importLegacyKey, revokeKey, setAccountSuspended } from '../../../src/accounts/accounts.js';
 import { KeyCache } from '../../../src/accounts/key-cache.js';
 import { createKeyDirectory } from '../../../src/accounts/key-directory.js';
+import { setWorkspaceRoutingDefaults } from '../../../src/accounts/workspace-routing.js';
+import { STORE_ENGINES } from '../../support/store-engines.js';
 import { generateKey, isWellFormedKey, labelKey } from '../../../src/accounts/key-format.js';
 import type { KeyContext } from '../../../src/accounts/types.js';
 import { openStore, type Store } from '../../../src/store/store.js';
@@ -151,6 +153,32 @@ describe('authentication', () => {
   });
 });
 
+describe.each(STORE_ENGINES)('key cache freshness on $name', (engine) => {
+  it('a revocation, a suspension and new routing defaults written by another process reach a warm cache on the next request', async () => {
+    const [server, admin] = await engine.openPair();
+    try {
+      const created = await createAccount(admin, { name: 'Ada' });
+      const other = await createAccount(admin, { name: 'Bo' });
+      const keys = createKeyDirectory(server, { cache: new KeyCache() });
+      expect(await keys.authenticate(created.key)).not.toBeNull();
+      expect(await keys.authenticate(created.key)).not.toBeNull();
+      await setWorkspaceRoutingDefaults(admin, created.workspaceId, { sort: 'price' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await keys.authenticate(created.key))?.routingDefaults).toMatchObject({ sort: 'price' });
+      await revokeKey(admin, created.keyId);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await keys.authenticate(created.key)).toBeNull();
+      expect(await keys.authenticate(other.key)).not.toBeNull();
+      await setAccountSuspended(admin, other.accountId, true);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await keys.authenticate(other.key)).toBeNull();
+    } finally {
+      await admin.close();
+      await server.close();
+    }
+  });
+});
+
 describe('key cache', () => {
   const context = (keyId: string): KeyContext => ({
     keyId, accountId: 'acct', workspaceId: 'ws', name: 'k', label: 'l', management: false, limit: null, limitReset: null, expiresAt: null,
@@ -175,7 +203,7 @@ describe('key cache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
-  it('a new data version drops every entry', () => {
+  it('a new key revision drops every entry', () => {
     const cache = new KeyCache();
     cache.observe(1);
     cache.set('a', context('a'), cache.epoch);
