@@ -2,10 +2,10 @@ import type { UpstreamRequest } from '../../../src/upstream/types.js';
 import type { UpstreamResponse, UpstreamTransport } from '../../../src/upstream/transport.js';
 
 /**
- * One piece of a scripted body: bytes (text is UTF-8 encoded), a read that fails, or a pause that
- * lasts until the given promise settles or the request's signal aborts (then the read fails).
+ * One piece of a scripted body: bytes (text is UTF-8 encoded), a read that fails, or a read that
+ * waits until the request's signal aborts and then fails as undici's does.
  */
-export type BodyStep = string | Uint8Array | { fail: Error } | { until: Promise<void> } | { hang: true };
+export type BodyStep = string | Uint8Array | { fail: Error } | { hang: true };
 
 /** What one upstream call answers. */
 export type ScriptedReply =
@@ -91,11 +91,9 @@ function scriptedBody(steps: readonly BodyStep[], signal: AbortSignal, state: { 
           state.end = 'failed';
           throw step.fail;
         } else {
-          await Promise.race([untilAborted(signal), 'until' in step ? step.until : new Promise<void>(() => undefined)]);
-          if (signal.aborted) {
-            state.end = 'aborted';
-            throw abortError();
-          }
+          await untilAborted(signal);
+          state.end = 'aborted';
+          throw abortError();
         }
       }
       finished = true;
