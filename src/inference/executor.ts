@@ -243,9 +243,14 @@ async function* relayFrom(first: Uint8Array, rest: AsyncIterator<Uint8Array>): A
   }
 }
 
+/** The events read before the commit, then the rest; leaving early, even among the first, releases the upstream body. */
 async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
-  yield* buffered;
-  yield* rest;
+  try {
+    yield* buffered;
+    yield* rest;
+  } finally {
+    await rest.return(undefined);
+  }
 }
 
 /**

@@ -1,0 +1,259 @@
+import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import type { KeyContext } from '../../../src/accounts/types.js';
+import { parseUsd } from '../../../src/billing/money.js';
+import type { GenerationRecord, Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
+import type { CoreEvent } from '../../../src/core/events.js';
+import type { Plan } from '../../../src/core/plan.js';
+import type { CoreRequest } from '../../../src/core/request.js';
+import { chatDialect } from '../../../src/dialects/chat/binding.js';
+import { answerStream, type StreamPart } from '../../../src/inference/answer-stream.js';
+import { AllAttemptsFailed, type Answer, type InferenceExecutor } from '../../../src/inference/executor.js';
+import { prepareInference } from '../../../src/inference/prepare.js';
+import type { InferenceServices } from '../../../src/inference/services.js';
+import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
+import { catalogueOf, endpoint, model } from '../../fixtures/planner/catalogue-yaml.js';
+
+const catalogue = catalogueOf([model('acme/chat', [endpoint('alpha')])]);
+
+const KEY: KeyContext = {
+  keyId: 'key-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, limit: null, limitReset: null, expiresAt: null,
+};
+
+const REQUEST: CoreRequest = {
+  models: ['acme/chat'],
+  messages: [{ role: 'user', content: 'Hi' }],
+  stream: true,
+  parameters: {},
+  softParameters: {},
+  passthrough: {},
+  attribution: {},
+};
+
+/** A ledger that keeps what it was asked to settle or release; `down` makes both throw. */
+class RecordingLedger implements Ledger {
+  readonly settled: GenerationRecord[] = [];
+  readonly released: (GenerationRecord | undefined)[] = [];
+  down = false;
+
+  hold(request: HoldRequest): Promise<Hold> {
+    return Promise.resolve({ ...request, id: 'hold-1', expiresAt: new Date(Date.now() + 60_000) });
+  }
+  settle(_hold: Hold, record: GenerationRecord): Promise<void> {
+    if (this.down) return Promise.reject(new Error('database unreachable'));
+    this.settled.push(record);
+    return Promise.resolve();
+  }
+  release(_hold: Hold, record?: GenerationRecord): Promise<void> {
+    if (this.down) return Promise.reject(new Error('database unreachable'));
+    this.released.push(record);
+    return Promise.resolve();
+  }
+  recordRefusal(): Promise<void> {
+    return Promise.resolve();
+  }
+  releaseExpired(): Promise<number> {
+    return Promise.resolve(0);
+  }
+}
+
+/** What the scripted executor's stream does: commit and yield these events, or fail before any commit. */
+type StreamScript =
+  | { events: (signal: AbortSignal) => AsyncGenerator<CoreEvent> }
+  | { fails: (plan: Plan, signal: AbortSignal) => Promise<AllAttemptsFailed> };
+
+/**
+ * An executor whose stream is scripted; the script gets the attempt signal. `closed` tells whether
+ * the caller let go of the committed events.
+ */
+class ScriptedExecutor implements InferenceExecutor {
+  closed = false;
+
+  constructor(private readonly script: StreamScript) {}
+
+  async stream(_request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>> {
+    if ('fails' in this.script) throw await this.script.fails(plan, signal);
+    const attempt = plan.attempts[0];
+    if (!attempt) throw new Error('empty plan');
+    return { attempt, events: this.marked(this.script.events(signal)), failures: [] };
+  }
+
+  private async *marked(events: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
+    try {
+      yield* events;
+    } finally {
+      this.closed = true;
+    }
+  }
+
+  complete(): never {
+    throw new Error('not scripted');
+  }
+  relay(): never {
+    throw new Error('not scripted');
+  }
+  unary(): never {
+    throw new Error('not scripted');
+  }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+const ANSWER: CoreEvent[] = [
+  { type: 'meta', upstreamId: 'up-1', model: 'alpha-model' },
+  { type: 'text.start', index: 0 },
+  { type: 'text.delta', index: 0, text: 'Hel' },
+  { type: 'text.delta', index: 0, text: 'lo' },
+  { type: 'text.end', index: 0 },
+  { type: 'finish', reason: 'stop', raw: 'stop' },
+  { type: 'usage', usage: { promptTokens: 5, completionTokens: 2 } },
+];
+
+async function* scripted(events: readonly CoreEvent[]): AsyncGenerator<CoreEvent> {
+  yield* events;
+}
+
+interface Run {
+  ledger: RecordingLedger;
+  executor: ScriptedExecutor;
+  caller: AbortController;
+  restart: AbortController;
+  parts: AsyncGenerator<StreamPart>;
+}
+
+async function start(script: StreamScript): Promise<Run> {
+  const ledger = new RecordingLedger();
+  const executor = new ScriptedExecutor(script);
+  const services: InferenceServices = { catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, executor, logger: pino({ level: 'silent' }) };
+  const caller = new AbortController();
+  const restart = new AbortController();
+  const call = { key: KEY, generationId: 'gen-1', signal: caller.signal, restart: restart.signal };
+  const prepared = await prepareInference(services, call, REQUEST);
+  return { ledger, executor, caller, restart, parts: answerStream(services, prepared, chatDialect) };
+}
+
+/** The `data:` payloads of the text parts, `[DONE]` as is, the rest parsed. */
+function frames(parts: readonly StreamPart[]): unknown[] {
+  return parts
+    .flatMap((part) => (part.type === 'text' ? part.text.split('\n\n') : []))
+    .filter((frame) => frame.startsWith('data: '))
+    .map((frame) => frame.slice('data: '.length))
+    .map((data) => (data === '[DONE]' ? data : JSON.parse(data) as unknown));
+}
+
+interface ChatFrame {
+  choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>;
+  usage?: Record<string, unknown>;
+  error?: { code: number; message: string; metadata: { error_type: string } };
+}
+
+async function collect(parts: AsyncGenerator<StreamPart>): Promise<StreamPart[]> {
+  const out: StreamPart[] = [];
+  for await (const part of parts) out.push(part);
+  return out;
+}
+
+describe('a committed stream', () => {
+  it('opens naming the provider, writes a frame per content event, then the usage frame with the settled cost and [DONE]', async () => {
+    const run = await start({ events: () => scripted(ANSWER) });
+    const parts = await collect(run.parts);
+    expect(parts[0]).toEqual({ type: 'open', headers: { 'x-provider-name': 'Provider alpha' } });
+    expect(parts.slice(1).every((part) => part.type === 'text')).toBe(true);
+    const [hel, lo, finish, usage, done, ...rest] = frames(parts) as ChatFrame[];
+    expect(rest).toEqual([]);
+    expect(hel?.choices[0]?.delta).toEqual({ role: 'assistant', content: 'Hel' });
+    expect(lo?.choices[0]?.delta).toEqual({ content: 'lo' });
+    expect(finish?.choices[0]?.finish_reason).toBe('stop');
+    expect(usage?.choices).toEqual([]);
+    expect(usage?.usage).toEqual({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7, cost: 0.000009 });
+    expect(done).toBe('[DONE]');
+    expect(run.ledger.settled).toHaveLength(1);
+    expect(run.ledger.settled[0]).toMatchObject({ id: 'gen-1', status: 'success', promptTokens: 5, completionTokens: 2, cost: parseUsd('0.000009') });
+  });
+
+  it('a caller who leaves mid-stream stops it: nothing more is written, recorded cancelled (408), charged, the upstream let go', async () => {
+    const run = await start({ events: () => scripted([...ANSWER.slice(0, 3), { type: 'text.delta', index: 0, text: ' and more' }, ...ANSWER.slice(3)]) });
+    const parts: StreamPart[] = [];
+    for await (const part of run.parts) {
+      parts.push(part);
+      if (part.type === 'text' && part.text.includes('Hel')) run.caller.abort();
+    }
+    expect(frames(parts).map((frame) => (frame as ChatFrame).choices[0]?.delta)).toEqual([{ role: 'assistant', content: 'Hel' }]);
+    expect(run.executor.closed).toBe(true);
+    expect(run.ledger.released).toEqual([]);
+    expect(run.ledger.settled).toHaveLength(1);
+    const record = run.ledger.settled[0];
+    expect(record).toMatchObject({ status: 'cancelled', errorCode: 408 });
+    expect(record?.cost).toBeGreaterThan(0n);
+  });
+
+  it('a restart ends it with the in-band 503 saying to retry in 5 seconds, then [DONE]', async () => {
+    const run = await start({
+      async *events(signal) {
+        yield* ANSWER.slice(0, 3);
+        await untilAborted(signal);
+        yield { type: 'error', failure: { kind: 'incomplete', retryable: true, providerMessage: 'The provider stream closed before the answer finished' } };
+      },
+    });
+    const parts: StreamPart[] = [];
+    for await (const part of run.parts) {
+      parts.push(part);
+      if (part.type === 'text' && part.text.includes('Hel')) run.restart.abort();
+    }
+    const written = frames(parts);
+    expect(written.at(-1)).toBe('[DONE]');
+    const last = written.at(-2) as ChatFrame;
+    expect(last.choices[0]?.finish_reason).toBe('error');
+    expect(last.error).toMatchObject({ code: 503, metadata: { error_type: 'server' } });
+    expect(last.error?.message).toMatch(/retry in 5 seconds/);
+    expect(written.some((frame) => (frame as ChatFrame).usage !== undefined)).toBe(false);
+    expect(run.ledger.settled[0]).toMatchObject({ status: 'error', errorCode: 503 });
+  });
+
+  it('a charge the ledger cannot record ends it with the in-band 503 server error instead of the usage frame', async () => {
+    const run = await start({ events: () => scripted(ANSWER) });
+    run.ledger.down = true;
+    const written = frames(await collect(run.parts));
+    expect(written.at(-1)).toBe('[DONE]');
+    expect((written.at(-2) as ChatFrame).error).toMatchObject({ code: 503, message: 'The answer could not be recorded; repeat the request', metadata: { error_type: 'server' } });
+    expect(written.some((frame) => (frame as ChatFrame).usage !== undefined)).toBe(false);
+  });
+});
+
+describe('a stream that never commits', () => {
+  it('every endpoint failing is refused: the HTTP answer while nothing was written, released charging nothing', async () => {
+    const run = await start({
+      fails: async (plan) => new AllAttemptsFailed(plan.attempts.map((attempt) => ({ attempt, failure: { kind: 'http', status: 500, retryable: true, providerMessage: 'boom' } }))),
+    });
+    const parts = await collect(run.parts);
+    expect(parts).toHaveLength(1);
+    const refused = parts[0];
+    if (refused?.type !== 'refused') throw new Error('expected a refusal');
+    expect(refused.reply.status).toBe(502);
+    expect(refused.reply.body).toMatchObject({ error: { code: 502, metadata: { error_type: 'provider_error', provider_name: 'Provider alpha', provider_status: 500 } } });
+    expect(refused.inBand).toContain('"finish_reason":"error"');
+    expect(run.ledger.released).toHaveLength(1);
+    expect(run.ledger.released[0]).toMatchObject({ status: 'error', errorCode: 502, cost: 0n });
+  });
+
+  it('a restart before the commit is refused with 503 and Retry-After: 5', async () => {
+    const run = await start({
+      fails: async (_plan, signal) => {
+        await untilAborted(signal);
+        return new AllAttemptsFailed([]);
+      },
+    });
+    const pending = collect(run.parts);
+    run.restart.abort();
+    const [refused] = await pending;
+    if (refused?.type !== 'refused') throw new Error('expected a refusal');
+    expect(refused.reply.status).toBe(503);
+    expect(refused.reply.headers).toMatchObject({ 'retry-after': '5', 'x-should-retry': 'true' });
+    expect(run.ledger.released[0]).toMatchObject({ errorCode: 503, cost: 0n });
+  });
+});
