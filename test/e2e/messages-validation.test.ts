@@ -49,8 +49,17 @@ describe('messages request rules', () => {
     await expectInvalid(body({ messages: [] }), 'messages');
   });
 
-  it('a message role other than user or assistant is refused', async () => {
-    await expectInvalid(body({ messages: [{ role: 'system', content: 'x' }] }), 'messages[0].role');
+  it('a message role other than user, assistant or system is refused', async () => {
+    await expectInvalid(body({ messages: [{ role: 'tool', content: 'x' }] }), 'messages[0].role');
+  });
+
+  it('messages made only of system turns are refused naming messages', async () => {
+    await expectInvalid(body({ messages: [{ role: 'system', content: 'x' }] }), 'messages');
+  });
+
+  it('a system turn holds a string or text blocks', async () => {
+    const image = { type: 'image', source: { type: 'url', url: 'https://x.example/a.png' } };
+    await expectInvalid(body({ messages: [{ role: 'user', content: 'Hi' }, { role: 'system', content: [image] }] }), 'messages[1].content[0].text');
   });
 
   it('system must be a string or text blocks', async () => {
