@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { GatewayError, toEnvelope } from '../core/errors.js';
+import { GatewayError } from '../core/errors.js';
+import { errorBody } from './error-envelope.js';
 
 const RESTART_RETRY_AFTER_SECONDS = '5';
 const IDLE_SWEEP_MS = 100;
@@ -36,9 +37,9 @@ export function registerDrain(app: FastifyInstance): void {
     closeIdle.unref();
     app.server.once('close', () => clearInterval(closeIdle));
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!draining) return;
     const error = restartError();
-    return reply.code(error.status).headers(error.headers).send(toEnvelope(error));
+    return reply.code(error.status).headers(error.headers).send(errorBody(request, error));
   });
 }

@@ -207,10 +207,10 @@ describe('a streamed request refused before its stream opened answers in the dia
     await expect(stream.finalMessage()).rejects.toBeInstanceOf(Anthropic.RateLimitError);
   });
 
-  it('the same refusal without stream uses the shared envelope', async () => {
+  it('the same refusal without stream answers in the same envelope, every shared member kept', async () => {
     const reply = await send(harness, { path: '/messages', body: { ...streamBody('Hello', 'acme/busy'), stream: false } });
     expect(reply.status).toBe(429);
-    expect(reply.json).toMatchObject({ error: { code: 429, metadata: { error_type: 'provider_overloaded' } } });
-    expect(reply.json).not.toHaveProperty('type');
+    expect(reply.headers.get('retry-after')).toBe('7');
+    expect(reply.json).toMatchObject({ type: 'error', error: { type: 'overloaded_error', code: 429, metadata: { error_type: 'provider_overloaded' } } });
   });
 });

@@ -190,10 +190,13 @@ describe('streamed requests refused before the stream opened use the dialect env
     expect(unknown.body.error.type).toBe('authentication_error');
   });
 
-  it('the same key refusal without stream uses the shared envelope', async () => {
+  it('the same key refusal without stream answers in the same envelope, every shared member kept', async () => {
     const reply = await send(harness, { path: '/messages', body: body(), key: null });
     expect(reply.status).toBe(401);
-    expect(reply.json).toEqual({ error: { code: 401, message: 'Missing or invalid API key', metadata: { error_type: 'authentication' } } });
+    expect(reply.json).toEqual({
+      type: 'error',
+      error: { type: 'authentication_error', code: 401, message: 'Missing or invalid API key', metadata: { error_type: 'authentication' } },
+    });
   });
 
   it('no credit: 402 billing_error with the amounts', async () => {

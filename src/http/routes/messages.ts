@@ -24,16 +24,25 @@ const messagesDialect: DialectBinding = {
   refuseOutput: refuseMessagesOutput,
 };
 
-/** POST /messages (the messages dialect over the shared pipeline) and POST /messages/count_tokens. */
+/**
+ * POST /messages (the messages dialect over the shared pipeline) and POST /messages/count_tokens.
+ * Every error either answers, streamed or not, is in the dialect's envelope, so clients written
+ * for the Anthropic API can branch on `error.type`.
+ */
 export function registerMessagesRoutes(app: FastifyInstance, services: Services): void {
-  inferenceRoute<MessagesRequestBody>(app, services, {
-    url: '/messages',
-    summary: 'Messages dialect completion, optionally streamed',
-    bodySchema: MessagesRequestSchema,
-    decode: (body, headers) => decodeMessagesRequest(body, headers),
-    dialect: messagesDialect,
+  void app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, errorBody: messagesErrorBody };
+    });
+    inferenceRoute<MessagesRequestBody>(scope, services, {
+      url: '/messages',
+      summary: 'Messages dialect completion, optionally streamed',
+      bodySchema: MessagesRequestSchema,
+      decode: (body, headers) => decodeMessagesRequest(body, headers),
+      dialect: messagesDialect,
+    });
+    registerCountTokensRoute(scope, services);
   });
-  registerCountTokensRoute(app, services);
 }
 
 /**
