@@ -1,6 +1,14 @@
 import { stringify } from 'yaml';
 
-const CHAT_PARAMETERS = ['max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'response_format', 'logprobs', 'top_logprobs'];
+/**
+ * Every chat setting the simulator accepts on the OpenAI-compatible wire, so framework calls that
+ * set penalties, sampling cut-offs or `parallel_tool_calls` (structured output by tool calling) are
+ * served on the demo. Structured outputs are not declared: the simulator does not follow a schema.
+ */
+const CHAT_PARAMETERS = [
+  'max_tokens', 'temperature', 'top_p', 'stop', 'seed', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format',
+  'logprobs', 'top_logprobs', 'frequency_penalty', 'presence_penalty', 'repetition_penalty', 'top_k', 'min_p', 'logit_bias',
+];
 
 /** An embeddings model and a rerank model, both answered by the simulator over the OpenAI-compatible wire. */
 const DEMO_OPERATION_MODELS = [
@@ -92,7 +100,7 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
         endpoints: [
           {
             ...demoEndpoint({ provider: 'sim-gamma', upstream: 'claude;reasoning=16;tps=400', prompt: '0.000001', completion: '0.000005' }),
-            supported_parameters: ['max_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice', 'reasoning'],
+            supported_parameters: ['max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning'],
             reasoning: { supported_efforts: ['high', 'medium', 'low'], supports_max_tokens: true },
           },
         ],

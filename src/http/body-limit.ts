@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, toEnvelope } from '../core/errors.js';
+import { GatewayError } from '../core/errors.js';
 
 /**
  * How much of an oversized body is read and dropped, at most, before the connection is cut anyway:
@@ -29,8 +29,8 @@ function describeLimit(bytes: number): string {
  * dropped, and only then does the reply end and the connection close, cleanly. A caller sending far
  * more, or for too long, is cut off after DRAIN_BYTES or DRAIN_MS.
  */
-export function sendWhileDraining(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
-  const body = JSON.stringify(toEnvelope(error));
+export function sendWhileDraining(request: FastifyRequest, reply: FastifyReply, error: GatewayError, errorBody: unknown): FastifyReply {
+  const body = JSON.stringify(errorBody);
   const response = reply.raw;
   reply.hijack();
   const headersSoFar = Object.entries(reply.getHeaders()).filter(([, value]) => value !== undefined);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { toEnvelope } from '../core/errors.js';
 import { restartError } from '../inference/restart.js';
+import { errorBody } from './error-envelope.js';
 
 const IDLE_SWEEP_MS = 100;
 
@@ -22,9 +22,9 @@ export function registerDrain(app: FastifyInstance): void {
     closeIdle.unref();
     app.server.once('close', () => clearInterval(closeIdle));
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!draining) return;
     const error = restartError();
-    return reply.code(error.status).headers(error.headers).send(toEnvelope(error));
+    return reply.code(error.status).headers(error.headers).send(errorBody(request, error));
   });
 }

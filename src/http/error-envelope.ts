@@ -1,22 +1,21 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
 import { bodyTooLargeError, sendWhileDraining } from './body-limit.js';
 import { validationError } from './validation-message.js';
 import type { RefusalRecorder } from './refusal-record.js';
 
 /**
- * The one place errors become HTTP replies, in the shared envelope of spec 02; refusals are first
- * handed to `recordRefusal` (which decides which of them become generation records).
+ * The one place errors become HTTP replies, in the shared envelope of spec 02 (or a route's dialect
+ * envelope carrying the same members, see `errorBody`); refusals are first handed to
+ * `recordRefusal` (which decides which of them become generation records).
  */
 export function registerErrorEnvelope(app: FastifyInstance, recordRefusal?: RefusalRecorder): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const gatewayError = request.deferredRefusal ?? toGatewayError(error, request.routeOptions.bodyLimit);
     if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');
     await recordRefusal?.(request, gatewayError);
-    if (error.code === BODY_TOO_LARGE) return sendWhileDraining(request, reply, gatewayError);
-    const dialectBody = asksStream(request.body) ? request.routeOptions.config.streamRefusalBody?.(gatewayError) : undefined;
-    if (dialectBody !== undefined) return reply.code(gatewayError.status).headers(gatewayError.headers).send(dialectBody);
-    return sendError(reply, gatewayError);
+    if (error.code === BODY_TOO_LARGE) return sendWhileDraining(request, reply, gatewayError, errorBody(request, gatewayError));
+    return reply.code(gatewayError.status).headers(gatewayError.headers).send(errorBody(request, gatewayError));
   });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new GatewayError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
@@ -26,7 +25,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A dialect's own envelope for refusing a streamed request before its stream opened. */
     streamRefusalBody?: (error: GatewayError) => unknown;
+    /** A dialect's own envelope for every error its route answers (it keeps the shared members). */
+    errorBody?: (error: GatewayError) => unknown;
   }
+}
+
+/** The body answering `error` on this request's route: the route's own envelope, else the shared one. */
+export function errorBody(request: FastifyRequest, error: GatewayError): unknown {
+  const config = request.routeOptions.config;
+  const dialectBody = config.errorBody?.(error) ?? (asksStream(request.body) ? config.streamRefusalBody?.(error) : undefined);
+  return dialectBody ?? toEnvelope(error);
 }
 
 function asksStream(body: unknown): boolean {

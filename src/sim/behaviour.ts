@@ -9,8 +9,10 @@ import { isKnownKey, SETTERS } from './behaviour-keys.js';
  * - `tps=N`             stream pacing in tokens per second; non-streamed replies wait the whole
  *                       generation time instead
  * - `ttft=MS`           delay before the first token (streams) or the reply / error (non-streamed)
- * - `tools`             one call to the named tool_choice, else the first tool, else `lookup`
- * - `prose`             text even when `tools` is set
+ * - `tools`             one call to the named tool_choice, else the first tool, else `lookup`; a
+ *                       request whose tool_choice requires a call (`required`, a named function;
+ *                       `any`, `tool` on the Anthropic wire) gets that call without the key
+ * - `prose`             text even when `tools` is set or tool_choice requires a call
  * - `echo`              the reply text is the JSON of the request body (one token)
  * - `no_usage`          no usage in the body and no usage chunk
  * - `error=STATUS`      that status and an OpenAI error body before any byte of answer;

@@ -4,7 +4,7 @@ import { isPlainObject } from '../core/plain-object.js';
  * An Anthropic Messages request read into the chat-shaped body the shared planners take
  * (reply-plan, tool-call-plan, reasoning-plan), so both wires answer a request the same way:
  * `system` becomes a system message, `tool_result` blocks become tool messages, tools and a
- * named `tool_choice` take the function shape, `stop_sequences` is `stop`, and thinking that is not enabled reads as
+ * named `tool_choice` take the function shape (`any` is `required`), `stop_sequences` is `stop`, and thinking that is not enabled reads as
  * `reasoning_effort: "none"`. Requests the real API refuses are refused with its wording.
  */
 export type PlanningBody = { ok: true; body: Record<string, unknown> } | { ok: false; problem: string };
@@ -31,6 +31,7 @@ export function planningBody(body: Record<string, unknown>): PlanningBody {
   const planning: Record<string, unknown> = { model: body.model, max_tokens: maxTokens, messages };
   if (Array.isArray(body.tools)) planning.tools = body.tools.map((tool) => ({ type: 'function', function: { name: isPlainObject(tool) ? tool.name : undefined } }));
   if (isPlainObject(body.tool_choice) && body.tool_choice.type === 'tool') planning.tool_choice = { type: 'function', function: { name: body.tool_choice.name } };
+  if (isPlainObject(body.tool_choice) && body.tool_choice.type === 'any') planning.tool_choice = 'required';
   if (!thinkingOn(body.thinking)) planning.reasoning_effort = 'none';
   if (Array.isArray(body.stop_sequences)) planning.stop = body.stop_sequences;
   return { ok: true, body: planning };

@@ -6,7 +6,7 @@ import { countPromptTokens } from './prompt-tokens.js';
 import type { ReasoningPlan } from './reasoning-plan.js';
 import { planReasoning } from './reasoning-plan.js';
 import type { ToolCallPlan } from './tool-call-plan.js';
-import { planToolCall } from './tool-call-plan.js';
+import { forcesToolCall, planToolCall } from './tool-call-plan.js';
 import { cycledWord } from './word-cycle.js';
 import { cutAtStop, requestedStops } from './stop-sequences.js';
 import { planLogprobs, type LogprobEntry } from './logprobs-plan.js';
@@ -104,7 +104,7 @@ function planAnswer(input: PlanInput, messages: readonly unknown[]): Answer {
   if (behaviour.refusal && !behaviour.echo) {
     return { ...none, refusal: [...REFUSAL], toolCall: undefined, finishReason: 'stop', tokens: REFUSAL.length };
   }
-  if (behaviour.tools && !behaviour.prose && !behaviour.echo) {
+  if ((behaviour.tools || forcesToolCall(body)) && !behaviour.prose && !behaviour.echo) {
     const toolCall = planToolCall(body, lastUserText(messages), `call_sim${sequence}`);
     return { ...none, refusal: undefined, toolCall, finishReason: 'tool_calls', tokens: toolCall.fragments.length };
   }

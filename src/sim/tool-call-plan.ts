@@ -21,6 +21,12 @@ function chosenToolName(body: Record<string, unknown>): string {
   return functionName(body.tool_choice) ?? functionName(tools[0]) ?? 'lookup';
 }
 
+/** A `tool_choice` that binds the model to call one of the declared tools (`required`, a named function). */
+export function forcesToolCall(body: Record<string, unknown>): boolean {
+  const declared = Array.isArray(body.tools) && body.tools.length > 0;
+  return declared && (body.tool_choice === 'required' || functionName(body.tool_choice) !== undefined);
+}
+
 const FRAGMENT = / ?[\p{L}\p{N}_]+|[^\p{L}\p{N}_\s]+|\s+/gu;
 
 /** One call whose `query` argument is the first three words the user wrote. */

@@ -84,7 +84,7 @@ describe('messages stream (official Anthropic client)', () => {
 });
 
 describe('messages stream events', () => {
-  it('open with message_start naming both counts unreported and close with message_delta then message_stop', async () => {
+  it('open with message_start naming both counts unreported and close with message_delta (clearing the marker) then message_stop', async () => {
     const { status, events, headers } = await rawStream(streamBody('Hello [[sim tokens=3]]'));
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -106,7 +106,7 @@ describe('messages stream events', () => {
     expect(delta.delta).toEqual({ stop_reason: 'end_turn', stop_sequence: null });
     expect(delta.usage.output_tokens).toBe(3);
     expect(delta.usage.input_tokens).toBeGreaterThan(0);
-    expect(delta.usage).not.toHaveProperty('service');
+    expect(delta.usage.service).toEqual({ unreported: [] });
   });
 
   it('message_delta carries honoured beside usage, under the request member names', async () => {
@@ -207,10 +207,10 @@ describe('a streamed request refused before its stream opened answers in the dia
     await expect(stream.finalMessage()).rejects.toBeInstanceOf(Anthropic.RateLimitError);
   });
 
-  it('the same refusal without stream uses the shared envelope', async () => {
+  it('the same refusal without stream answers in the same envelope, every shared member kept', async () => {
     const reply = await send(harness, { path: '/messages', body: { ...streamBody('Hello', 'acme/busy'), stream: false } });
     expect(reply.status).toBe(429);
-    expect(reply.json).toMatchObject({ error: { code: 429, metadata: { error_type: 'provider_overloaded' } } });
-    expect(reply.json).not.toHaveProperty('type');
+    expect(reply.headers.get('retry-after')).toBe('7');
+    expect(reply.json).toMatchObject({ type: 'error', error: { type: 'overloaded_error', code: 429, metadata: { error_type: 'provider_overloaded' } } });
   });
 });

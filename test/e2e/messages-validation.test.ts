@@ -21,7 +21,7 @@ async function refusal(requestBody: Record<string, unknown>, headers: Record<str
   return { status: reply.status, envelope: reply.json as ErrorEnvelope };
 }
 
-/** A refusal of a non-streamed request: 400 in the shared envelope, naming the field. */
+/** A refusal of a non-streamed request: 400 carrying the shared envelope's members, naming the field. */
 async function expectInvalid(requestBody: Record<string, unknown>, field: string): Promise<void> {
   const { status, envelope } = await refusal(requestBody);
   expect(status).toBe(400);
@@ -49,8 +49,17 @@ describe('messages request rules', () => {
     await expectInvalid(body({ messages: [] }), 'messages');
   });
 
-  it('a message role other than user or assistant is refused', async () => {
-    await expectInvalid(body({ messages: [{ role: 'system', content: 'x' }] }), 'messages[0].role');
+  it('a message role other than user, assistant or system is refused', async () => {
+    await expectInvalid(body({ messages: [{ role: 'tool', content: 'x' }] }), 'messages[0].role');
+  });
+
+  it('messages made only of system turns are refused naming messages', async () => {
+    await expectInvalid(body({ messages: [{ role: 'system', content: 'x' }] }), 'messages');
+  });
+
+  it('a system turn holds a string or text blocks', async () => {
+    const image = { type: 'image', source: { type: 'url', url: 'https://x.example/a.png' } };
+    await expectInvalid(body({ messages: [{ role: 'user', content: 'Hi' }, { role: 'system', content: [image] }] }), 'messages[1].content[0].text');
   });
 
   it('system must be a string or text blocks', async () => {
@@ -135,6 +144,32 @@ describe('messages request rules', () => {
     expect((await send(harness, { path: '/messages', body: body({ service_tier: 'auto', container: null, anything: { a: 1 } }) })).status).toBe(200);
   });
 
+  it('agent members in their null and typed forms are accepted', async () => {
+    const text = { type: 'text', text: 'Hi', cache_control: null, citations: null };
+    const tools = [{ ...WEATHER, type: null, cache_control: null, eager_input_streaming: null }, { ...WEATHER, name: 'get_time', type: 'custom', defer_loading: true }];
+    const agent = body({
+      messages: [{ role: 'user', content: [text] }, { role: 'system', content: 'Be brief.', clear_at: null }],
+      tools,
+      thinking: { type: 'disabled' },
+      output_config: { effort: null, format: null },
+      context_management: { edits: [] },
+      metadata: { user_id: null },
+    });
+    const reply = await send(harness, { path: '/messages', body: agent });
+    expect(reply.status, reply.text).toBe(200);
+  });
+
+  it('malformed agent members are refused naming the field', async () => {
+    await expectInvalid(body({ thinking: { budget_tokens: 2048 } }), 'thinking.type');
+    await expectInvalid(body({ thinking: { type: 'enabled', budget_tokens: 0 } }), 'thinking.budget_tokens');
+    await expectInvalid(body({ output_config: { effort: 3 } }), 'output_config.effort');
+    await expectInvalid(body({ output_config: { format: { type: 'json_schema' } } }), 'output_config.format.schema');
+    await expectInvalid(body({ context_management: { edits: [{ keep: 'all' }] } }), 'context_management.edits[0].type');
+    await expectInvalid(body({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { ttl: '5m' } }] }] }), 'messages[0].content[0].cache_control');
+    await expectInvalid(body({ tools: [{ ...WEATHER, defer_loading: 'yes' }] }), 'tools[0].defer_loading');
+    await expectInvalid(body({ messages: [{ role: 'user', content: 'Hi' }, { role: 'system', content: 'x', clear_at: 'later' }] }), 'messages[1].clear_at');
+  });
+
   it('a refused request charges nothing and leaves no hold', async () => {
     const before = await accountMoney(harness);
     await refusal(body({ tools: [{ type: 'web_search_20250305', name: 'web_search' }] }));
@@ -181,10 +216,13 @@ describe('streamed requests refused before the stream opened use the dialect env
     expect(unknown.body.error.type).toBe('authentication_error');
   });
 
-  it('the same key refusal without stream uses the shared envelope', async () => {
+  it('the same key refusal without stream answers in the same envelope, every shared member kept', async () => {
     const reply = await send(harness, { path: '/messages', body: body(), key: null });
     expect(reply.status).toBe(401);
-    expect(reply.json).toEqual({ error: { code: 401, message: 'Missing or invalid API key', metadata: { error_type: 'authentication' } } });
+    expect(reply.json).toEqual({
+      type: 'error',
+      error: { type: 'authentication_error', code: 401, message: 'Missing or invalid API key', metadata: { error_type: 'authentication' } },
+    });
   });
 
   it('no credit: 402 billing_error with the amounts', async () => {

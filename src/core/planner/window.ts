@@ -22,6 +22,14 @@ function keptTokens(input: PlannerInput): number {
   return input.facts.messageTokens.reduce((sum, tokens, index) => (kept.has(index) ? sum + tokens : sum), input.facts.toolTokens);
 }
 
+/** The reasons `windowRejection` gives: the conversation does not fit an endpoint's context window. */
+const WINDOW_REASON = /^(prompt of about \d+ tokens does not fit the context window|context window of \d+ cannot hold)/;
+
+/** Whether a rejection reason says the conversation does not fit the endpoint's context window. */
+export function isWindowReason(reason: string): boolean {
+  return WINDOW_REASON.test(reason);
+}
+
 /**
  * Without compression the prompt alone must fit the window. With middle-out (rule 8) the part that
  * cannot be dropped must fit beside the full requested ceiling.

@@ -9,5 +9,6 @@ export const messagesDialect: DialectBinding = {
   encodeReply: encodeMessagesReply,
   createStreamWriter: (meta) => new MessagesStreamWriter(meta),
   streamRefusalBody: messagesErrorBody,
+  errorBody: messagesErrorBody,
   refuseOutput: refuseMessagesOutput,
 };

@@ -3,6 +3,18 @@ import { tagged } from '../shared/tagged-union.js';
 
 const open = { additionalProperties: true } as const;
 
+/**
+ * `cache_control` (a prompt-caching breakpoint) is accepted on blocks, system text and tools and not
+ * forwarded: the service keeps no prompt cache of its own. It is checked only for its shape.
+ */
+export const CacheControlSchema = Type.Union([
+  Type.Object({ type: Type.String({ minLength: 1 }), ttl: Type.Optional(Type.String()) }, open),
+  Type.Null(),
+]);
+
+/** The members every cacheable block may carry beside its own. */
+const cacheable = { cache_control: Type.Optional(CacheControlSchema) };
+
 const Base64Source = Type.Object(
   { type: Type.Literal('base64'), media_type: Type.String({ minLength: 1 }), data: Type.String() },
   open,
@@ -14,8 +26,11 @@ const TextSource = Type.Object(
   open,
 );
 
-const Text = Type.Object({ type: Type.Literal('text'), text: Type.String() }, open);
-const Image = Type.Object({ type: Type.Literal('image'), source: tagged('type', [Base64Source, UrlSource, FileSource]) }, open);
+const Text = Type.Object({ type: Type.Literal('text'), text: Type.String(), ...cacheable }, open);
+const Image = Type.Object(
+  { type: Type.Literal('image'), source: tagged('type', [Base64Source, UrlSource, FileSource]), ...cacheable },
+  open,
+);
 const ContentSource = Type.Object(
   { type: Type.Literal('content'), content: Type.Union([Type.String(), Type.Array(tagged('type', [Text, Image]))]) },
   open,
@@ -26,6 +41,7 @@ const Document = Type.Object(
     source: tagged('type', [Base64Source, UrlSource, FileSource, TextSource, ContentSource]),
     title: Type.Optional(Type.String()),
     context: Type.Optional(Type.String()),
+    ...cacheable,
   },
   open,
 );
@@ -39,11 +55,18 @@ const ToolResult = Type.Object(
     tool_use_id: Type.String({ minLength: 1 }),
     content: Type.Optional(ResultContent),
     is_error: Type.Optional(Type.Boolean()),
+    ...cacheable,
   },
   open,
 );
 const ToolUse = Type.Object(
-  { type: Type.Literal('tool_use'), id: Type.String({ minLength: 1 }), name: Type.String({ minLength: 1 }), input: Type.Record(Type.String(), Type.Unknown()) },
+  {
+    type: Type.Literal('tool_use'),
+    id: Type.String({ minLength: 1 }),
+    name: Type.String({ minLength: 1 }),
+    input: Type.Record(Type.String(), Type.Unknown()),
+    ...cacheable,
+  },
   open,
 );
 const Thinking = Type.Object(
@@ -54,41 +77,29 @@ const RedactedThinking = Type.Object({ type: Type.Literal('redacted_thinking'), 
 
 export const ContentBlockSchema = tagged('type', [Text, Image, Document, ToolResult, ToolUse, Thinking, RedactedThinking]);
 
-export const MessageSchema = Type.Object(
-  {
-    role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
-    content: Type.Union([Type.String(), Type.Array(ContentBlockSchema, { minItems: 1 })]),
-  },
+const Turn = <R extends 'user' | 'assistant'>(role: R) => Type.Object(
+  { role: Type.Literal(role), content: Type.Union([Type.String(), Type.Array(ContentBlockSchema, { minItems: 1 })]) },
   open,
 );
 
-/** `system`: a string or text blocks. */
+/** `system` (top level, or the content of a system turn): a string or text blocks. */
 export const SystemSchema = Type.Union([Type.String(), Type.Array(Text)]);
 
 /**
- * A tool entry: a custom (function) tool with `name` and `input_schema`, or a typed hosted tool,
- * which decoding refuses with its position. The shape is checked loosely here so the refusal of a
- * hosted web-search entry names the entry rather than a member it lacks.
+ * A system turn inside `messages` (Anthropic's mid-conversation system messages): its text reaches
+ * the model at that place in the conversation. `clear_at: next_user_message` shows it only until a
+ * later user turn exists.
  */
-export const ToolSchema = Type.Object(
+const SystemTurn = Type.Object(
   {
-    type: Type.Optional(Type.String()),
-    name: Type.String({ pattern: '^[a-zA-Z0-9_-]{1,128}$' }),
-    description: Type.Optional(Type.String()),
-    input_schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    role: Type.Literal('system'),
+    content: SystemSchema,
+    clear_at: Type.Optional(Type.Union([Type.Literal('never'), Type.Literal('next_user_message')])),
   },
   open,
 );
 
-export const ToolChoiceSchema = tagged('type', [
-  Type.Object({ type: Type.Literal('auto'), disable_parallel_tool_use: Type.Optional(Type.Boolean()) }, open),
-  Type.Object({ type: Type.Literal('any'), disable_parallel_tool_use: Type.Optional(Type.Boolean()) }, open),
-  Type.Object(
-    { type: Type.Literal('tool'), name: Type.String({ minLength: 1 }), disable_parallel_tool_use: Type.Optional(Type.Boolean()) },
-    open,
-  ),
-  Type.Object({ type: Type.Literal('none') }, open),
-]);
+export const MessageSchema = tagged('role', [Turn('user'), Turn('assistant'), SystemTurn]);
 
 export type ContentBlock = Static<typeof ContentBlockSchema>;
 export type TextBlock = Static<typeof Text>;
@@ -96,5 +107,4 @@ export type ImageBlock = Static<typeof Image>;
 export type DocumentBlock = Static<typeof Document>;
 export type ToolResultBlock = Static<typeof ToolResult>;
 export type MessagesMessage = Static<typeof MessageSchema>;
-export type MessagesTool = Static<typeof ToolSchema>;
-export type MessagesToolChoice = Static<typeof ToolChoiceSchema>;
+export type SystemTurnMessage = Static<typeof SystemTurn>;

@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../core/errors.js';
 import type { ContentPart, CoreMessage, ToolCall } from '../../core/request.js';
-import type { ContentBlock, MessagesMessage, ToolResultBlock } from './block-schema.js';
+import type { ContentBlock, MessagesMessage, SystemTurnMessage, ToolResultBlock } from './block-schema.js';
 import { mediaPart } from './media-parts.js';
 
 /** The originating format named on reasoning details read from thinking blocks. */
@@ -9,20 +9,44 @@ export const THINKING_FORMAT = 'anthropic-claude-v1';
 type SystemBody = string | { type: 'text'; text: string }[];
 
 /**
- * `system` and `messages` of the messages dialect → the core conversation. A user turn's
- * `tool_result` blocks become `tool` messages ahead of the turn's other parts; pictures and
- * documents a tool returned reach the model in that user turn, labelled with the call's id.
+ * `system` and `messages` of the messages dialect → the core conversation. The top-level `system`
+ * comes first; a system turn inside `messages` stays at its place. A user turn's `tool_result`
+ * blocks become `tool` messages ahead of the turn's other parts; pictures and documents a tool
+ * returned reach the model in that user turn, labelled with the call's id.
  */
 export function decodeConversation(system: SystemBody | undefined, messages: readonly MessagesMessage[]): CoreMessage[] {
+  if (messages.every((message) => message.role === 'system')) {
+    throw invalidRequest('messages', 'needs at least one user or assistant turn beside system turns');
+  }
   const core: CoreMessage[] = [];
-  const systemText = typeof system === 'string' ? system : (system ?? []).map((block) => block.text).join('\n');
+  const systemText = textOf(system);
   if (systemText.length > 0) core.push({ role: 'system', content: systemText });
   messages.forEach((message, position) => {
     const field = `messages[${position}]`;
-    if (message.role === 'assistant') core.push(decodeAssistant(message.content, field));
-    else core.push(...decodeUser(message.content, field));
+    switch (message.role) {
+      case 'system':
+        if (shownToModel(message, messages.slice(position + 1)) && textOf(message.content).length > 0) {
+          core.push({ role: 'system', content: textOf(message.content) });
+        }
+        return;
+      case 'assistant':
+        core.push(decodeAssistant(message.content, field));
+        return;
+      case 'user':
+        core.push(...decodeUser(message.content, field));
+    }
   });
   return core;
+}
+
+/** System text: a string as it is, text blocks joined by newlines. */
+function textOf(system: SystemBody | undefined): string {
+  return typeof system === 'string' ? system : (system ?? []).map((block) => block.text).join('\n');
+}
+
+/** A system turn with `clear_at: next_user_message` is no longer shown once a later user turn exists. */
+function shownToModel(turn: SystemTurnMessage, later: readonly MessagesMessage[]): boolean {
+  return turn.clear_at !== 'next_user_message' || !later.some((message) => message.role === 'user');
 }
 
 function decodeUser(content: string | ContentBlock[], field: string): CoreMessage[] {

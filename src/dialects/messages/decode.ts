@@ -4,17 +4,20 @@ import { modelChain, readAttribution, readSessionHeader, type HeaderBag } from '
 import { readProviderPreferences } from '../shared/provider-preferences.js';
 import { readCompressionAsk } from '../shared/compression-ask.js';
 import type { MessagesRequestBody } from './schema.js';
+import type { OutputConfig } from './option-schema.js';
 import { decodeConversation } from './conversation.js';
 import { fileFieldsOf } from '../shared/file-fields.js';
 import { checkToolChoice } from '../shared/tool-choice-check.js';
 import { decodeToolChoice, decodeTools, disablesParallelCalls } from './tools.js';
 
-/** Members accepted and never applied (reported false in `honoured`). */
-const IGNORED_MEMBERS = ['thinking'] as const;
+/** The name the structured-output schema travels under: the dialect's format names none. */
+const STRUCTURED_OUTPUT_NAME = 'output';
 
 /**
  * Messages wire → core request. The body has passed the schema (nulls already read as absent).
- * Session affinity comes only from the `X-Session-Id` header; `metadata` is accepted and ignored.
+ * Session affinity comes only from the `X-Session-Id` header; `metadata`, `context_management` and
+ * `cache_control` are accepted and ignored; `thinking` and `output_config.effort` are accepted and
+ * never applied (reported false in `honoured`).
  */
 export function decodeMessagesRequest(body: MessagesRequestBody, headers: HeaderBag): CoreRequest {
   if (body.stream_options?.include_tool_dispatch === true) {
@@ -43,9 +46,29 @@ export function decodeMessagesRequest(body: MessagesRequestBody, headers: Header
   const session = readSessionHeader(headers);
   if (session !== undefined) request.sessionId = session;
   if (readCompressionAsk(body.transforms, body.plugins)) request.middleOut = true;
-  const ignored = IGNORED_MEMBERS.filter((name) => body[name] !== undefined);
+  readOutputFormat(body.output_config, request);
+  const ignored = ignoredMembers(body);
   if (ignored.length > 0) request.ignored = ignored;
   const provider = readProviderPreferences(body.provider, body.route);
   if (provider) request.provider = provider;
   return request;
+}
+
+/** Judged members accepted and never applied, under the names the caller used. */
+function ignoredMembers(body: MessagesRequestBody): string[] {
+  const ignored: string[] = [];
+  if (body.thinking !== undefined) ignored.push('thinking');
+  if (body.output_config?.effort !== undefined) ignored.push('output_config.effort');
+  return ignored;
+}
+
+/**
+ * `output_config.format` `json_schema` asks for structured output: it travels as `response_format`
+ * `json_schema` and routes only to endpoints declaring `structured_outputs`, as on chat.
+ */
+function readOutputFormat(config: OutputConfig | undefined, request: CoreRequest): void {
+  const format = config?.format;
+  if (format === undefined) return;
+  request.passthrough.response_format = { type: 'json_schema', json_schema: { name: STRUCTURED_OUTPUT_NAME, schema: format.schema } };
+  request.structuredOutputs = true;
 }

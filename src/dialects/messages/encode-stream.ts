@@ -7,7 +7,7 @@ import { messagesErrorBody } from './error-body.js';
 import { dialectHonoured } from './honoured-names.js';
 import { imageSource, messageId, reasoningBlock } from './reply-blocks.js';
 import { stopVerdict, type AnswerEnd } from './stop-reason.js';
-import { encodeMessagesUsage } from './usage.js';
+import { encodeDeltaUsage, encodeMessagesUsage } from './usage.js';
 
 type OpenBlock = { position: number; kind: 'text' | 'tool' } | { position: number; kind: 'reasoning'; reasoning: ReasoningKind; data: string };
 
@@ -89,7 +89,7 @@ export class MessagesStreamWriter implements DialectStreamWriter {
     const delta = {
       type: 'message_delta',
       delta: stopVerdict(this.end),
-      usage: encodeMessagesUsage(accounting.usage),
+      usage: encodeDeltaUsage(accounting.usage),
       ...(Object.keys(honoured).length > 0 ? { honoured } : {}),
     };
     return this.stopAll() + sseEvent('message_delta', delta) + sseEvent('message_stop', { type: 'message_stop' });

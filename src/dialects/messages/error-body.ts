@@ -1,4 +1,5 @@
 import { toEnvelope, type ErrorCode, type GatewayError } from '../../core/errors.js';
+import { isWindowReason } from '../../core/planner/window.js';
 
 /** The Anthropic API's error types, by the shared envelope's `error_type`. */
 const ERROR_TYPES: Record<string, string> = {
@@ -40,10 +41,26 @@ export interface MessagesErrorBody {
 /**
  * The dialect's error envelope, after the Anthropic API's `{type: "error", error: {type, message}}`,
  * carrying the shared envelope's `code` and `metadata` (with `error_type` and any provider
- * diagnostics) inside `error`. It is the body of a streamed request refused before its stream
- * opened, and the data of the stream's `error` event after it opened.
+ * diagnostics) inside `error`. It answers every error of the messages routes, streamed or not, and
+ * is the data of a stream's `error` event after it opened.
  */
 export function messagesErrorBody(error: GatewayError): MessagesErrorBody {
   const { error: shared } = toEnvelope(error);
-  return { type: 'error', error: { type: messagesErrorType(error), message: shared.message, code: shared.code, metadata: shared.metadata } };
+  const message = promptTooLong(error) ? `${PROMPT_TOO_LONG}: ${shared.message}` : shared.message;
+  return { type: 'error', error: { type: messagesErrorType(error), message, code: shared.code, metadata: shared.metadata } };
+}
+
+/**
+ * How the Anthropic API begins the message of a prompt longer than the context; its clients look
+ * for it (Claude Code compacts the conversation and repeats the request).
+ */
+const PROMPT_TOO_LONG = 'prompt is too long';
+
+/** A provider refusing the prompt as too long, or no endpoint whose window holds it. */
+function promptTooLong(error: GatewayError): boolean {
+  if (error.code === 'context_length_exceeded') return true;
+  const rejections: unknown = error.metadata.rejections;
+  if (error.code !== 'no_route' || !Array.isArray(rejections) || rejections.length === 0) return false;
+  return (rejections as unknown[]).every((rejection) => typeof rejection === 'object' && rejection !== null && 'reason' in rejection
+    && typeof rejection.reason === 'string' && isWindowReason(rejection.reason));
 }

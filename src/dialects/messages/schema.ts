@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ModelsSchema, ProviderPreferencesSchema, RouteAlias } from '../shared/routing-schema.js';
-import { MessageSchema, SystemSchema, ToolChoiceSchema, ToolSchema } from './block-schema.js';
+import { MessageSchema, SystemSchema } from './block-schema.js';
+import { ContextManagementSchema, OutputConfigSchema, ThinkingSchema } from './option-schema.js';
+import { ToolChoiceSchema, ToolSchema } from './tool-schema.js';
 
 /** The conversation members shared by POST /messages and POST /messages/count_tokens. */
 const conversation = {
@@ -9,12 +11,15 @@ const conversation = {
   system: Type.Optional(SystemSchema),
   tools: Type.Optional(Type.Array(ToolSchema)),
   tool_choice: Type.Optional(ToolChoiceSchema),
-  thinking: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  thinking: Type.Optional(ThinkingSchema),
+  output_config: Type.Optional(OutputConfigSchema),
+  context_management: Type.Optional(ContextManagementSchema),
 };
 
 /**
  * The body of POST /messages (spec 01). Unknown members are accepted and not forwarded, so
- * clients written for the Anthropic API may send members this service does not act on.
+ * clients written for the Anthropic API (agents such as Claude Code send `service_tier`,
+ * `container`, `speed`, …) may send members this service does not act on.
  */
 export const MessagesRequestSchema = Type.Object(
   {

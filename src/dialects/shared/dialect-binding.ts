@@ -23,6 +23,8 @@ export interface DialectBinding {
    * has its own envelope; undefined keeps the shared envelope.
    */
   streamRefusalBody?(error: GatewayError): unknown;
+  /** The body of every error the dialect's route answers, streamed or not, where it has its own envelope. */
+  errorBody?(error: GatewayError): unknown;
   /**
    * An answer part the dialect cannot carry: the reply is refused with this error (a whole reply
    * answers with it; a stream ends with it in-band). Undefined when every part can be carried.

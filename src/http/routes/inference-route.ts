@@ -26,7 +26,11 @@ export function inferenceRoute<Body>(app: FastifyInstance, services: Services, o
   app.post(options.url, {
     // A dialect with its own envelope for refused streams gets its admission refusals once the body
     // is read (see scopes.ts), so a refused key or rate limit on `stream: true` answers in it too.
-    config: { generationId: 'record', ...(options.dialect.streamRefusalBody && { streamRefusalBody: options.dialect.streamRefusalBody }) },
+    config: {
+      generationId: 'record',
+      ...(options.dialect.streamRefusalBody && { streamRefusalBody: options.dialect.streamRefusalBody }),
+      ...(options.dialect.errorBody && { errorBody: options.dialect.errorBody }),
+    },
     schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
     preValidation: async (request) => {
       dropNullMembers(request.body);

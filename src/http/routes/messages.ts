@@ -6,11 +6,16 @@ import { decodeTools } from '../../dialects/messages/tools.js';
 import { resolveModels } from '../../core/planner/model-resolution.js';
 import { estimatePromptTokens } from '../../core/token-estimate.js';
 import { messagesDialect } from '../../dialects/messages/binding.js';
+import { messagesErrorBody } from '../../dialects/messages/error-body.js';
 import type { Services } from '../services.js';
 import { dropNullMembers } from '../null-members.js';
 import { inferenceRoute } from './inference-route.js';
 
-/** POST /messages (the messages dialect over the shared pipeline) and POST /messages/count_tokens. */
+/**
+ * POST /messages (the messages dialect over the shared pipeline) and POST /messages/count_tokens.
+ * Every error either answers, streamed or not, is in the dialect's envelope, so clients written
+ * for the Anthropic API can branch on `error.type`.
+ */
 export function registerMessagesRoutes(app: FastifyInstance, services: Services): void {
   inferenceRoute<MessagesRequestBody>(app, services, {
     url: '/messages',
@@ -29,7 +34,7 @@ export function registerMessagesRoutes(app: FastifyInstance, services: Services)
 function registerCountTokensRoute(app: FastifyInstance, services: Services): void {
   app.post('/messages/count_tokens', {
     schema: { summary: 'Estimated input-token count for a would-be messages request', body: CountTokensRequestSchema, security: [{ bearer: [] }] },
-    config: { generationId: 'correlate' },
+    config: { generationId: 'correlate', errorBody: messagesErrorBody },
     preValidation: async (request) => {
       dropNullMembers(request.body);
     },

@@ -30,7 +30,7 @@ export function buildAnthropicRequest(request: CoreRequest, attempt: PlannedAtte
     const thinking = thinkingConfig(request.reasoning, maxTokens, endpoint.reasoning);
     if (thinking) body.thinking = thinking;
   }
-  const format = outputFormat(request.parameters.response_format);
+  const format = outputFormat(request.parameters.response_format ?? request.passthrough.response_format);
   if (format) body.output_config = { format };
   if (request.user !== undefined) body.metadata = { user_id: request.user };
   if (request.stream) body.stream = true;
@@ -70,7 +70,10 @@ function samplingMembers(request: CoreRequest, declared: ReadonlySet<string>): R
   return members;
 }
 
-/** `response_format` `json_schema` as the wire's structured output format; other formats have none. */
+/**
+ * `response_format` `json_schema` (a declared chat parameter, or passed through by the responses and
+ * messages dialects) as the wire's structured output format; other formats have none.
+ */
 function outputFormat(responseFormat: unknown): Record<string, unknown> | undefined {
   if (!isPlainObject(responseFormat) || responseFormat.type !== 'json_schema' || !isPlainObject(responseFormat.json_schema)) return undefined;
   const schema = responseFormat.json_schema.schema;

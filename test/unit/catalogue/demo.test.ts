@@ -34,6 +34,23 @@ describe('demo catalogue', () => {
     }
   });
 
+  test('every chat model on the OpenAI-compatible wire declares each setting the simulator takes', () => {
+    const settings = ['parallel_tool_calls', 'frequency_penalty', 'presence_penalty', 'repetition_penalty', 'top_k', 'min_p', 'logit_bias', 'logprobs', 'top_logprobs', 'seed', 'response_format'];
+    for (const id of ['switchyard/demo-chat', 'switchyard/demo-fast', 'switchyard/demo-think']) {
+      for (const endpoint of catalogue.models.get(id)?.endpoints ?? []) {
+        expect(settings.filter((name) => !endpoint.supportedParameters.has(name))).toEqual([]);
+        expect(endpoint.supportedParameters.has('structured_outputs')).toBe(false);
+      }
+    }
+  });
+
+  test('demo-messages declares the settings its Anthropic wire carries: top_k and parallel_tool_calls', () => {
+    const [messages] = catalogue.models.get('switchyard/demo-messages')?.endpoints ?? [];
+    expect(messages?.supportedParameters.has('top_k')).toBe(true);
+    expect(messages?.supportedParameters.has('parallel_tool_calls')).toBe(true);
+    expect(messages?.supportedParameters.has('frequency_penalty')).toBe(false);
+  });
+
   test('demo-chat answers typed-decision prompts with one of the offered labels', () => {
     const endpoints = catalogue.models.get('switchyard/demo-chat')?.endpoints ?? [];
     for (const endpoint of endpoints) expect(endpoint.upstreamModel.split(';')).toContain('labels');

@@ -64,6 +64,15 @@ describe('simulator: Anthropic Messages wire, whole replies', () => {
     expect(message.content).toEqual([{ type: 'tool_use', id: expect.stringMatching(/^toolu_sim/), name: 'second', input: { query: 'weather in Paris' } }]);
   });
 
+  it('tool_choice any or a named tool gets a tool_use block without the tools key', async () => {
+    const tools = [{ name: 'first', input_schema: { type: 'object' as const } }];
+    const any = await client.messages.create({ model: 'sim', max_tokens: 100, tools, tool_choice: { type: 'any' }, messages: ask('weather in Paris today') });
+    expect(any.stop_reason).toBe('tool_use');
+    expect(any.content[0]).toMatchObject({ type: 'tool_use', name: 'first' });
+    const auto = await client.messages.create({ model: 'sim', max_tokens: 100, tools, tool_choice: { type: 'auto' }, messages: ask('hello') });
+    expect(auto.stop_reason).toBe('end_turn');
+  });
+
   it('a tool_result turn keeps the directives of the last user text', async () => {
     const message = await client.messages.create({
       model: 'sim',

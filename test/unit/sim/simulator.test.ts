@@ -243,6 +243,18 @@ describe('tool calls', () => {
     expect(list.at(-1)?.choices[0]?.finish_reason).toBe('tool_calls');
   });
 
+  it('a tool_choice requiring a call (required, a named function) gets the call without the tools key', async () => {
+    const required = await completion({ model: 'chat', tools, tool_choice: 'required', messages: userMessage('Weather in Paris today') });
+    expect(firstCall(required).name).toBe('get_weather');
+    expect(choiceOf(required).finish_reason).toBe('tool_calls');
+    const named = await completion({ model: 'chat', tools, tool_choice: { type: 'function', function: { name: 'get_weather' } }, messages: userMessage('x') });
+    expect(firstCall(named).name).toBe('get_weather');
+    const auto = await completion({ model: 'chat', tools, tool_choice: 'auto', messages: userMessage('x') });
+    expect(choiceOf(auto).message.tool_calls).toBeUndefined();
+    const disobeying = await completion({ model: 'chat;prose', tools, tool_choice: 'required', messages: userMessage('x') });
+    expect(choiceOf(disobeying).message.tool_calls).toBeUndefined();
+  });
+
   it('prose answers with text even when tools are sent', async () => {
     const body = await completion({ model: 'chat;tools;prose', tools, messages: userMessage('x') });
     expect(choiceOf(body).message.tool_calls).toBeUndefined();

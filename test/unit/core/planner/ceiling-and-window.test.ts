@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { CoreMessage, ToolDefinition } from '../../../../src/core/request.js';
 import { requestFacts } from '../../../../src/core/request-facts.js';
+import { isWindowReason } from '../../../../src/core/planner/window.js';
 import { chatCatalogue, endpoint } from '../../../fixtures/planner/catalogue-yaml.js';
 import { chatRequest, firstAttempt, planOf, refusalOf, rejectionsOf, routedIds } from '../../../fixtures/planner/planning.js';
 
@@ -107,6 +108,15 @@ describe('rule 8: middle-out compression', () => {
     expect(error.status).toBe(503);
     expect(rejectionsOf(error)[0]?.endpoint).toBe(BETA);
     expect(routedIds(catalogue, chatRequest({ messages, maxTokens: 300, middleOut: true }))).toEqual([ALPHA]);
+  });
+
+  test('a window rejection, with or without compression, is told apart from other reasons', () => {
+    const uncompressed = refusalOf(catalogue, chatRequest({ messages, maxTokens: 300 }));
+    const compressed = refusalOf(chatCatalogue(endpoint('beta', { context_length: 400 })), chatRequest({ messages, maxTokens: 300, middleOut: true }));
+    const reasons = [...rejectionsOf(uncompressed), ...rejectionsOf(compressed)].map((rejection) => rejection.reason);
+    expect(reasons).toHaveLength(3);
+    for (const reason of reasons) expect(isWindowReason(reason)).toBe(true);
+    expect(isWindowReason('does not declare tools')).toBe(false);
   });
 
   test('middle messages are dropped, keeping system, first and last, until prompt plus ceiling fits', () => {

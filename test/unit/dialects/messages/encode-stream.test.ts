@@ -48,8 +48,18 @@ describe('messages stream writer', () => {
     expect(events[4]?.data).toEqual({
       type: 'message_delta',
       delta: { stop_reason: 'max_tokens', stop_sequence: null },
-      usage: { input_tokens: 5, output_tokens: 2 },
+      usage: { input_tokens: 5, output_tokens: 2, service: { unreported: [] } },
     });
+  });
+
+  it('message_start names both counts unreported; message_delta states which remain so, clearing the rest', () => {
+    const reported = run([{ type: 'finish', reason: 'stop', raw: 'stop' }], finish);
+    expect((reported[0]?.data.message as { usage: unknown }).usage).toEqual({ input_tokens: 0, output_tokens: 0, service: { unreported: ['input_tokens', 'output_tokens'] } });
+    expect(reported.find((event) => event.event === 'message_delta')?.data.usage).toEqual({ input_tokens: 5, output_tokens: 2, service: { unreported: [] } });
+    const halfReported = run([{ type: 'finish', reason: 'stop', raw: 'stop' }], (writer) => writer.finish({ usage: { completionTokens: 3 }, cost: 0 }));
+    expect(halfReported.find((event) => event.event === 'message_delta')?.data.usage).toEqual({ input_tokens: 0, output_tokens: 3, service: { unreported: ['input_tokens'] } });
+    const unmeasured = run([{ type: 'finish', reason: 'stop', raw: 'stop' }], (writer) => writer.finish({ usage: undefined, cost: 0 }));
+    expect(unmeasured.find((event) => event.event === 'message_delta')?.data.usage).toEqual({ input_tokens: 0, output_tokens: 0, service: { unreported: ['input_tokens', 'output_tokens'] } });
   });
 
   it('a named stop sequence gives stop_reason stop_sequence and names it', () => {

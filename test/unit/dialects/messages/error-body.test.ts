@@ -37,4 +37,27 @@ describe('messages dialect error types', () => {
       error: { type: 'invalid_request_error', message: 'top_k: must be >= 0', code: 400, metadata: { error_type: 'invalid_request', field: 'top_k' } },
     });
   });
+
+  it('a prompt a provider refused as too long is worded as the Anthropic API words it', () => {
+    const error = new GatewayError('context_length_exceeded', 'Sim A rejected the request: maximum context length is 8192 tokens', {
+      metadata: { provider_name: 'Sim A', provider_status: 400 },
+    });
+    expect(messagesErrorBody(error).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: 'prompt is too long: Sim A rejected the request: maximum context length is 8192 tokens',
+      code: 400,
+    });
+  });
+
+  it('no route because no endpoint window holds the prompt is worded as a prompt too long; other no-route reasons are not', () => {
+    const rejection = (reason: string) => ({ endpoint: 'sim-a/acme/chat', provider: 'sim-a', model: 'acme/chat', reason });
+    const tooLong = new GatewayError('no_route', 'No live endpoint can serve this request', {
+      metadata: { rejections: [rejection('prompt of about 9000 tokens does not fit the context window of 8192'), rejection('context window of 4096 cannot hold the kept conversation (about 5000 tokens) beside the ceiling')] },
+    });
+    expect(messagesErrorBody(tooLong).error.message).toBe('prompt is too long: No live endpoint can serve this request');
+    const mixed = new GatewayError('no_route', 'No live endpoint can serve this request', {
+      metadata: { rejections: [rejection('prompt of about 9000 tokens does not fit the context window of 8192'), rejection('does not declare tools')] },
+    });
+    expect(messagesErrorBody(mixed).error.message).toBe('No live endpoint can serve this request');
+  });
 });

@@ -184,6 +184,13 @@ describe('Anthropic request: settings', () => {
     expect(body).not.toHaveProperty('response_format');
   });
 
+  it('sends a json_schema response format passed through by a dialect (responses, messages) as output_config.format', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    const body = bodyOf({ passthrough: { response_format: { type: 'json_schema', json_schema: { name: 'output', schema } } } });
+    expect(body.output_config).toEqual({ format: { type: 'json_schema', schema } });
+    expect(body).not.toHaveProperty('response_format');
+  });
+
   it('sends user as metadata.user_id, stream without stream_options, and the provider options', () => {
     const request = coreRequest({ user: 'u-1', stream: true });
     const body = buildAnthropicRequest(request, attemptAt({}, { options: { service_tier: 'auto' } })).body;
