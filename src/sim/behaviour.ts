@@ -10,6 +10,13 @@ import { isKnownKey, SETTERS } from './behaviour-keys.js';
  *                       generation time instead
  * - `ttft=MS`           delay before the first token (streams) or the reply / error (non-streamed)
  * - `tools`             one call to the named tool_choice, else the first tool, else `lookup`
+ * - `tool_calls=N`      (implies `tools`) N parallel calls, 1 to 16: to the named tool_choice, else
+ *                       to the declared tools in turn; each call's arguments also carry `call` (its
+ *                       place, from 1) when there are several. Ids: the reply's call id, then `_1`…
+ * - `interleave`        streamed tool calls on the OpenAI-compatible wire: every call's header (id,
+ *                       name, empty arguments) first, then the argument fragments of all calls in
+ *                       turn (legal there: fragments are keyed by `index`). The Anthropic wire has
+ *                       no counterpart and sends its tool_use blocks one after the other
  * - `prose`             text even when `tools` is set
  * - `echo`              the reply text is the JSON of the request body (one token)
  * - `no_usage`          no usage in the body and no usage chunk
@@ -67,6 +74,10 @@ export interface SimBehaviour {
   /** Delay before the first token (streams) or the reply (non-streamed). */
   ttftMs: number | undefined;
   tools: boolean;
+  /** Parallel calls in a tool answer. */
+  toolCalls: number;
+  /** Streams send every call's header before the argument fragments, which alternate between calls. */
+  interleave: boolean;
   prose: boolean;
   echo: boolean;
   usage: boolean;
@@ -114,7 +125,8 @@ export const DEFAULT_COMPLETION_TOKENS = 12;
 
 export function defaultBehaviour(): SimBehaviour {
   return {
-    tokens: DEFAULT_COMPLETION_TOKENS, tps: undefined, ttftMs: undefined, tools: false, prose: false,
+    tokens: DEFAULT_COMPLETION_TOKENS, tps: undefined, ttftMs: undefined, tools: false, toolCalls: 1,
+    interleave: false, prose: false,
     echo: false, usage: true, errorStatus: undefined, retryAfter: undefined, failAfter: undefined,
     disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
     reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,
