@@ -4,16 +4,19 @@ import type { CoreRequest } from '../../core/request.js';
 import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
 import { SSE_DONE, sseData } from '../shared/sse.js';
 import { encodeChatUsage } from '../chat/usage.js';
+import { completionFinish } from './finish-reason.js';
 import { textLogprobs } from './logprobs.js';
 
 /**
  * Core events → `text_completion` frames with `choices[].text` deltas, a finish frame, the final
  * frame with `usage` and `honoured`, then `[DONE]`. When the caller asked for log-probabilities, a
- * text fragment waits for the figures of its tokens so that both travel in one frame.
+ * text fragment waits for the figures of its tokens so that both travel in one frame. A refusal's
+ * fragments are text like any other, and the answer then ends with `content_filter`.
  */
 export class CompletionsStreamWriter {
   private pending: { text: string; logprobs?: TokenLogprob[] } | undefined;
   private offset = 0;
+  private refused = false;
   private readonly holdsText: boolean;
 
   constructor(private readonly meta: ReplyMeta, request: CoreRequest) {
@@ -32,6 +35,9 @@ export class CompletionsStreamWriter {
         this.pending = { text: event.text };
         return before;
       }
+      case 'refusal.delta':
+        this.refused = true;
+        return this.flush() + this.choice(event.text, undefined, null);
       case 'logprobs':
         if (this.pending && !this.pending.logprobs) {
           this.pending.logprobs = event.tokens;
@@ -39,7 +45,7 @@ export class CompletionsStreamWriter {
         }
         return this.flush() + this.choice('', event.tokens, null);
       case 'finish':
-        return this.flush() + this.choice('', undefined, event.reason);
+        return this.flush() + this.choice('', undefined, completionFinish(event.reason, this.refused));
       default:
         return this.flush();
     }
