@@ -60,7 +60,7 @@ export class CompletionsStreamWriter {
   /** The terminal in-band error frame after the stream opened (the chat error chunk's shape), then `[DONE]`. */
   fail(error: GatewayError): string {
     const { error: body } = toEnvelope(error);
-    return this.flush() + sseData({ ...this.head(), choices: [{ index: 0, text: '', finish_reason: 'error' }], error: body }) + SSE_DONE;
+    return this.flush() + sseData({ ...this.head(), choices: [this.entry('', undefined, 'error')], error: body }) + SSE_DONE;
   }
 
   private flush(): string {
@@ -71,9 +71,14 @@ export class CompletionsStreamWriter {
   }
 
   private choice(text: string, logprobs: readonly TokenLogprob[] | undefined, finish: FinishReason | null): string {
+    return sseData({ ...this.head(), choices: [this.entry(text, logprobs, finish)] });
+  }
+
+  /** `choices[0]` of a frame: every frame, the error frame included, has the same members. */
+  private entry(text: string, logprobs: readonly TokenLogprob[] | undefined, finish: FinishReason | null): Record<string, unknown> {
     const encoded = logprobs ? textLogprobs(logprobs, this.offset) : null;
     this.offset += text.length;
-    return sseData({ ...this.head(), choices: [{ index: 0, text, logprobs: encoded, finish_reason: finish }] });
+    return { index: 0, text, logprobs: encoded, finish_reason: finish };
   }
 
   private head(): Record<string, unknown> {

@@ -69,6 +69,8 @@ describe('completions stream writer', () => {
   it('a failure is the chat error chunk with finish_reason error, then [DONE]', () => {
     const out = frames({}, [{ type: 'text.delta', index: 0, text: 'Hi' }], (writer) => writer.fail(new GatewayError('provider_failed', 'Sim A failed')));
     expect(out.at(-2)).toMatchObject({ choices: [{ finish_reason: 'error' }], error: { code: 502, message: 'Sim A failed', metadata: { error_type: 'provider_error' } } });
+    // The same choice members as every other frame.
+    expect((out.at(-2) as { choices: unknown[] }).choices).toEqual([{ index: 0, text: '', logprobs: null, finish_reason: 'error' }]);
     expect(out.at(-1)).toBe('[DONE]');
   });
 });
