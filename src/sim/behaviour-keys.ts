@@ -9,6 +9,7 @@ const IMAGE_SIZE = /^(\d+)x(\d+)$/;
 
 export const MAX_IMAGE_SIDE = 4096;
 export const MAX_AUDIO_SECONDS = 60;
+export const MAX_TOOL_CALLS = 16;
 
 function count(key: string, value: string | undefined, apply: (n: number) => void): string | undefined {
   if (value === undefined || !COUNT.test(value)) return `${key} needs a whole number, got ${value ?? 'nothing'}`;
@@ -101,6 +102,13 @@ export const SETTERS = {
   refuse_param: (b, v) => named('refuse_param', v, (name) => { b.refuseParam = name; }),
   require_param: (b, v) => named('require_param', v, (name) => { b.requireParam = name; }),
   tools: (b, v) => flag('tools', v, () => { b.tools = true; }),
+  tool_calls: (b, v) => {
+    if (v === undefined || !COUNT.test(v) || Number(v) < 1 || Number(v) > MAX_TOOL_CALLS) return `tool_calls needs a count from 1 to ${MAX_TOOL_CALLS}, got ${v ?? 'nothing'}`;
+    b.tools = true;
+    b.toolCalls = Number(v);
+    return undefined;
+  },
+  interleave: (b, v) => flag('interleave', v, () => { b.interleave = true; }),
   prose: (b, v) => flag('prose', v, () => { b.prose = true; }),
   echo: (b, v) => flag('echo', v, () => { b.echo = true; }),
   no_usage: (b, v) => flag('no_usage', v, () => { b.usage = false; }),

@@ -12,6 +12,13 @@ import { isKnownKey, SETTERS } from './behaviour-keys.js';
  * - `tools`             one call to the named tool_choice, else the first tool, else `lookup`; a
  *                       request whose tool_choice requires a call (`required`, a named function;
  *                       `any`, `tool` on the Anthropic wire) gets that call without the key
+ * - `tool_calls=N`      (implies `tools`) N parallel calls, 1 to 16: to the named tool_choice, else
+ *                       to the declared tools in turn; each call's arguments also carry `call` (its
+ *                       place, from 1) when there are several. Ids: the reply's call id, then `_1`…
+ * - `interleave`        streamed tool calls on the OpenAI-compatible wire: every call's header (id,
+ *                       name, empty arguments) first, then the argument fragments of all calls in
+ *                       turn (legal there: fragments are keyed by `index`). The Anthropic wire has
+ *                       no counterpart and sends its tool_use blocks one after the other
  * - `prose`             text even when `tools` is set or tool_choice requires a call
  * - `echo`              the reply text is the JSON of the request body (one token)
  * - `no_usage`          no usage in the body and no usage chunk
@@ -69,6 +76,10 @@ export interface SimBehaviour {
   /** Delay before the first token (streams) or the reply (non-streamed). */
   ttftMs: number | undefined;
   tools: boolean;
+  /** Parallel calls in a tool answer. */
+  toolCalls: number;
+  /** Streams send every call's header before the argument fragments, which alternate between calls. */
+  interleave: boolean;
   prose: boolean;
   echo: boolean;
   usage: boolean;
@@ -116,7 +127,8 @@ export const DEFAULT_COMPLETION_TOKENS = 12;
 
 export function defaultBehaviour(): SimBehaviour {
   return {
-    tokens: DEFAULT_COMPLETION_TOKENS, tps: undefined, ttftMs: undefined, tools: false, prose: false,
+    tokens: DEFAULT_COMPLETION_TOKENS, tps: undefined, ttftMs: undefined, tools: false, toolCalls: 1,
+    interleave: false, prose: false,
     echo: false, usage: true, errorStatus: undefined, retryAfter: undefined, failAfter: undefined,
     disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
     reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,

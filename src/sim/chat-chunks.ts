@@ -42,7 +42,7 @@ function chunk(shape: ChunkShape, delta: Delta, finishReason: string | null, log
 
 /** Text answers open with content ''; answers that carry no text deltas open with content null. */
 function openingDelta(plan: ReplyPlan): Delta {
-  const call = plan.toolCall;
+  const call = plan.toolCalls[0];
   if (call && toolHeaderInOpening(plan)) {
     return {
       role: 'assistant',
@@ -51,19 +51,21 @@ function openingDelta(plan: ReplyPlan): Delta {
       refusal: null,
     };
   }
-  const textless = call || plan.refusal || plan.audio || (plan.image !== undefined && plan.content.length === 0);
+  const textless = plan.toolCalls.length > 0 || plan.refusal || plan.audio || (plan.image !== undefined && plan.content.length === 0);
   return { role: 'assistant', content: textless ? null : '', refusal: null };
 }
 
 export interface StreamOptions {
   withUsage: boolean;
   dispatch: DispatchBehaviour | undefined;
+  /** Every tool call's header before the argument fragments, which alternate between calls. */
+  interleave: boolean;
 }
 
 export function buildStreamFrames(plan: ReplyPlan, meta: ReplyMeta, options: StreamOptions): StreamFrames {
   const shape: ChunkShape = { meta, usageNull: options.withUsage };
   let answerToken = 0;
-  const content = contentDeltas(plan).map((delta) => {
+  const content = contentDeltas(plan, options.interleave).map((delta) => {
     const entry = typeof delta.content === 'string' ? plan.logprobs?.[answerToken++] : undefined;
     return chunk(shape, delta, null, entry ? { content: [entry], refusal: null } : null);
   });
@@ -74,6 +76,6 @@ export function buildStreamFrames(plan: ReplyPlan, meta: ReplyMeta, options: Str
       choices: [], usage: usageBody(plan),
     });
   }
-  const dispatch = plan.toolCall && options.dispatch ? dispatchFrames(plan.toolCall, options.dispatch) : '';
+  const dispatch = plan.toolCalls.length > 0 && options.dispatch ? dispatchFrames(plan.toolCalls, options.dispatch) : '';
   return { opening: chunk(shape, openingDelta(plan), null), content, dispatch, closing: closing + DONE_FRAME };
 }

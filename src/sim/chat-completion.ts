@@ -5,7 +5,7 @@ import type { ReplyPlan } from './reply-plan.js';
 
 /** Text content, or null where the answer is a tool call, a refusal or audio (whose transcript holds it). */
 function contentOf(plan: ReplyPlan): string | null {
-  return plan.toolCall || plan.refusal || plan.audio ? null : plan.content.join('');
+  return plan.toolCalls.length > 0 || plan.refusal || plan.audio ? null : plan.content.join('');
 }
 
 function messageOf(plan: ReplyPlan): Record<string, unknown> {
@@ -18,8 +18,9 @@ function messageOf(plan: ReplyPlan): Record<string, unknown> {
     message.reasoning = plan.reasoning.text;
     message.reasoning_details = wholeReasoningDetails(plan.reasoning);
   }
-  const call = plan.toolCall;
-  if (call) message.tool_calls = [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }];
+  if (plan.toolCalls.length > 0) {
+    message.tool_calls = plan.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+  }
   if (plan.image !== undefined) message.images = [{ type: 'image_url', image_url: { url: plan.image } }];
   if (plan.audio) {
     const { id, data, expiresAt } = plan.audio;

@@ -61,6 +61,6 @@ export async function handleChat(res: ServerResponse, parsed: ParsedBody, sequen
       brokenBody: '{"id": "chatcmpl-broken", "choices": [',
     });
   }
-  const frames = buildStreamFrames(plan, meta, { withUsage: streamWantsUsage(body, behaviour), dispatch: behaviour.dispatch });
+  const frames = buildStreamFrames(plan, meta, { withUsage: streamWantsUsage(body, behaviour), dispatch: behaviour.dispatch, interleave: behaviour.interleave });
   return writeStream(res, scriptStream(frames, behaviour), behaviour);
 }

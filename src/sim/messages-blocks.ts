@@ -7,15 +7,18 @@ export type SimBlock =
   | { type: 'text'; tokens: string[] }
   | { type: 'tool_use'; id: string; name: string; arguments: string; fragments: string[] };
 
-/** Reasoning first (signed thinking, then the redacted blob), then the answer: a tool call, refusal or text. */
+/**
+ * Reasoning first (signed thinking, then the redacted blob), then the answer: tool calls (one
+ * block each, one after the other: this wire never interleaves blocks), refusal or text.
+ */
 export function messageBlocks(plan: ReplyPlan): SimBlock[] {
   const blocks: SimBlock[] = [];
-  const { reasoning, toolCall } = plan;
+  const { reasoning, toolCalls } = plan;
   if (reasoning) {
     blocks.push({ type: 'thinking', tokens: reasoning.tokens, text: reasoning.text, signature: reasoning.signature });
     if (reasoning.encrypted !== undefined) blocks.push({ type: 'redacted_thinking', data: reasoning.encrypted });
   }
-  if (toolCall) blocks.push({ type: 'tool_use', ...toolCall });
+  if (toolCalls.length > 0) blocks.push(...toolCalls.map((call): SimBlock => ({ type: 'tool_use', ...call })));
   else if (plan.refusal) blocks.push({ type: 'text', tokens: plan.refusal });
   else if (plan.content.length > 0) blocks.push({ type: 'text', tokens: plan.content });
   return blocks;

@@ -12,6 +12,7 @@ import { messageBody, type MessageShape } from './messages-reply.js';
 import { paramProblem } from './param-check.js';
 import { planReply } from './reply-plan.js';
 import { scriptStream } from './stream-script.js';
+import { toolCallId } from './tool-call-plan.js';
 import { writeStream } from './stream-writer.js';
 import { replyWhole } from './whole-reply.js';
 
@@ -59,7 +60,7 @@ export async function handleMessages(res: ServerResponse, parsed: ParsedBody, { 
   if (behaviour.errorStatus !== undefined) return replyFailure(res, behaviour, behaviour.errorStatus);
   const plan = planReply({ body: planning.body, behaviour, sequence, created: Math.floor(Date.now() / 1000) });
   if (behaviour.echo) plan.content = [JSON.stringify(body)];
-  if (plan.toolCall) plan.toolCall.id = `toolu_sim${sequence}`;
+  plan.toolCalls.forEach((call, position) => { call.id = toolCallId(`toolu_sim${sequence}`, position); });
   const shape: MessageShape = { meta: { id: `msg_sim${sequence}`, created: 0, model }, nativeFinish: behaviour.nativeFinish, withUsage: behaviour.usage };
   if (body.stream !== true) {
     return replyWhole(res, plan, behaviour, {

@@ -6,7 +6,7 @@ import { countPromptTokens } from './prompt-tokens.js';
 import type { ReasoningPlan } from './reasoning-plan.js';
 import { planReasoning } from './reasoning-plan.js';
 import type { ToolCallPlan } from './tool-call-plan.js';
-import { forcesToolCall, planToolCall } from './tool-call-plan.js';
+import { forcesToolCall, planToolCalls } from './tool-call-plan.js';
 import { cycledWord } from './word-cycle.js';
 import { cutAtStop, requestedStops } from './stop-sequences.js';
 import { planLogprobs, type LogprobEntry } from './logprobs-plan.js';
@@ -23,7 +23,8 @@ export interface ReplyPlan {
   reasoning: ReasoningPlan | undefined;
   /** Refusal fragments, one per streamed chunk; undefined = not a refusal. */
   refusal: string[] | undefined;
-  toolCall: ToolCallPlan | undefined;
+  /** The calls of a tool answer, in order; empty = not a tool answer. */
+  toolCalls: ToolCallPlan[];
   /** URL of the generated picture; undefined = none. */
   image: string | undefined;
   audio: AudioPlan | undefined;
@@ -70,7 +71,7 @@ export interface PlanInput {
   created: number;
 }
 
-type Answer = Pick<ReplyPlan, 'content' | 'refusal' | 'toolCall' | 'image' | 'audio'> & {
+type Answer = Pick<ReplyPlan, 'content' | 'refusal' | 'toolCalls' | 'image' | 'audio'> & {
   finishReason: FinishReason;
   tokens: number;
   stopSequence?: string;
@@ -80,7 +81,7 @@ function textAnswer({ body, behaviour, sequence, created }: PlanInput): Answer {
   const image = behaviour.image ? imageUrlOf(behaviour.image) : undefined;
   const audioSeconds = behaviour.audioSeconds;
   const audio = audioSeconds === undefined ? undefined : planAudio({ seconds: audioSeconds, sequence, created });
-  const media = { refusal: undefined, toolCall: undefined, image, audio };
+  const media = { refusal: undefined, toolCalls: [], image, audio };
   if (behaviour.imageOnly && image) return { ...media, content: [], finishReason: 'stop', tokens: 0 };
   if (behaviour.echo) return { ...media, content: [JSON.stringify(body)], finishReason: 'stop', tokens: 1 };
   const scripted = behaviour.answer ?? mostProbable(behaviour.top);
@@ -102,11 +103,12 @@ function planAnswer(input: PlanInput, messages: readonly unknown[]): Answer {
   const { body, behaviour, sequence } = input;
   const none = { content: [], image: undefined, audio: undefined };
   if (behaviour.refusal && !behaviour.echo) {
-    return { ...none, refusal: [...REFUSAL], toolCall: undefined, finishReason: 'stop', tokens: REFUSAL.length };
+    return { ...none, refusal: [...REFUSAL], toolCalls: [], finishReason: 'stop', tokens: REFUSAL.length };
   }
   if ((behaviour.tools || forcesToolCall(body)) && !behaviour.prose && !behaviour.echo) {
-    const toolCall = planToolCall(body, lastUserText(messages), `call_sim${sequence}`);
-    return { ...none, refusal: undefined, toolCall, finishReason: 'tool_calls', tokens: toolCall.fragments.length };
+    const toolCalls = planToolCalls(body, lastUserText(messages), `call_sim${sequence}`, behaviour.toolCalls);
+    const tokens = toolCalls.reduce((sum, call) => sum + call.fragments.length, 0);
+    return { ...none, refusal: undefined, toolCalls, finishReason: 'tool_calls', tokens };
   }
   return textAnswer(input);
 }
@@ -135,6 +137,6 @@ export function planReply(planned: PlanInput): ReplyPlan {
     reasoningTokens,
     cachedTokens,
     cacheWriteTokens: behaviour.cacheWrite === undefined ? undefined : Math.min(behaviour.cacheWrite, uncached),
-    logprobs: answer.toolCall || answer.refusal ? undefined : planLogprobs(answer.content, body, behaviour),
+    logprobs: answer.toolCalls.length > 0 || answer.refusal ? undefined : planLogprobs(answer.content, body, behaviour),
   };
 }

@@ -7,9 +7,9 @@ import type { ToolCallPlan } from './tool-call-plan.js';
 
 export type Delta = Record<string, unknown>;
 
-/** Where the tool call's id and name travel: the opening chunk, or the first argument fragment. */
+/** Where the first tool call's id and name travel: the opening chunk, or its first argument fragment. */
 export function toolHeaderInOpening(plan: ReplyPlan): boolean {
-  return plan.toolCall !== undefined && plan.reasoning === undefined;
+  return plan.toolCalls.length > 0 && plan.reasoning === undefined;
 }
 
 /** One delta per reasoning token (the last one signed), then the encrypted detail if any. */
@@ -23,12 +23,31 @@ function reasoningDeltas(reasoning: ReasoningPlan): Delta[] {
   return deltas;
 }
 
-function toolDeltas(call: ToolCallPlan, withHeader: boolean): Delta[] {
-  return call.fragments.map((args, i) => ({
-    tool_calls: [i === 0 && withHeader
-      ? { index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: args } }
-      : { index: 0, function: { arguments: args } }],
-  }));
+function toolHeader(call: ToolCallPlan, index: number, args: string): Delta {
+  return { index, id: call.id, type: 'function', function: { name: call.name, arguments: args } };
+}
+
+/**
+ * One chunk per argument fragment, call after call, each call's header on its first fragment
+ * (the first call's header may have gone in the opening chunk instead).
+ */
+function sequentialToolDeltas(calls: readonly ToolCallPlan[], firstHeaderSent: boolean): Delta[] {
+  return calls.flatMap((call, index) => call.fragments.map((args, i) => ({
+    tool_calls: [i === 0 && !(index === 0 && firstHeaderSent) ? toolHeader(call, index, args) : { index, function: { arguments: args } }],
+  })));
+}
+
+/** `interleave`: every call's header in a chunk of its own first, then the calls' fragments in turn. */
+function interleavedToolDeltas(calls: readonly ToolCallPlan[], firstHeaderSent: boolean): Delta[] {
+  const deltas: Delta[] = calls.flatMap((call, index) => (index === 0 && firstHeaderSent ? [] : [{ tool_calls: [toolHeader(call, index, '')] }]));
+  const longest = Math.max(...calls.map((call) => call.fragments.length));
+  for (let i = 0; i < longest; i += 1) {
+    calls.forEach((call, index) => {
+      const args = call.fragments[i];
+      if (args !== undefined) deltas.push({ tool_calls: [{ index, function: { arguments: args } }] });
+    });
+  }
+  return deltas;
 }
 
 /** One `delta.audio` fragment per transcript token; `expires_at` rides on the first. */
@@ -43,17 +62,22 @@ function audioDeltas(audio: AudioPlan, transcript: readonly string[]): Delta[] {
   });
 }
 
-function answerDeltas(plan: ReplyPlan): Delta[] {
+function answerDeltas(plan: ReplyPlan, interleave: boolean): Delta[] {
   if (plan.refusal) return plan.refusal.map((fragment) => ({ refusal: fragment }));
-  if (plan.toolCall) return toolDeltas(plan.toolCall, !toolHeaderInOpening(plan));
+  if (plan.toolCalls.length > 0) {
+    return (interleave ? interleavedToolDeltas : sequentialToolDeltas)(plan.toolCalls, toolHeaderInOpening(plan));
+  }
   if (plan.audio) return audioDeltas(plan.audio, plan.content);
   return plan.content.map((token) => ({ content: token }));
 }
 
-/** The deltas between the opening chunk and the finish chunk, one chunk each. */
-export function contentDeltas(plan: ReplyPlan): Delta[] {
+/**
+ * The deltas between the opening chunk and the finish chunk, one chunk each; `interleave` sends
+ * every tool call's header before their fragments, which alternate between calls.
+ */
+export function contentDeltas(plan: ReplyPlan, interleave = false): Delta[] {
   const deltas = plan.reasoning ? reasoningDeltas(plan.reasoning) : [];
-  deltas.push(...answerDeltas(plan));
+  deltas.push(...answerDeltas(plan, interleave));
   if (plan.image !== undefined) deltas.push({ images: [{ type: 'image_url', image_url: { url: plan.image } }] });
   return deltas;
 }

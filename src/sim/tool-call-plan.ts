@@ -15,10 +15,10 @@ function functionName(value: unknown): string | undefined {
   return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
-/** The named `tool_choice` function, else the first declared tool, else `lookup`. */
-function chosenToolName(body: Record<string, unknown>): string {
+/** Call `position`'s tool: the named `tool_choice` function, else the declared tools in turn, else `lookup`. */
+function chosenToolName(body: Record<string, unknown>, position: number): string {
   const tools = Array.isArray(body.tools) ? body.tools : [];
-  return functionName(body.tool_choice) ?? functionName(tools[0]) ?? 'lookup';
+  return functionName(body.tool_choice) ?? (tools.length > 0 ? functionName(tools[position % tools.length]) : undefined) ?? 'lookup';
 }
 
 /** A `tool_choice` that binds the model to call one of the declared tools (`required`, a named function). */
@@ -29,9 +29,19 @@ export function forcesToolCall(body: Record<string, unknown>): boolean {
 
 const FRAGMENT = / ?[\p{L}\p{N}_]+|[^\p{L}\p{N}_\s]+|\s+/gu;
 
-/** One call whose `query` argument is the first three words the user wrote. */
-export function planToolCall(body: Record<string, unknown>, userText: string, id: string): ToolCallPlan {
+/** The id of call `position` of a reply: the reply's call id, then `_1`, `_2`… for the calls after the first. */
+export function toolCallId(base: string, position: number): string {
+  return position === 0 ? base : `${base}_${position}`;
+}
+
+/**
+ * `count` calls whose `query` argument is the first three words the user wrote; where there are
+ * several, each also carries its place (`call`: 1, 2, …) so their arguments differ.
+ */
+export function planToolCalls(body: Record<string, unknown>, userText: string, idBase: string, count: number): ToolCallPlan[] {
   const query = stripDirectives(userText).trim().split(/\s+/).slice(0, 3).join(' ');
-  const args = JSON.stringify({ query });
-  return { id, name: chosenToolName(body), arguments: args, fragments: args.match(FRAGMENT) ?? [args] };
+  return Array.from({ length: count }, (_, position) => {
+    const args = JSON.stringify(count === 1 ? { query } : { query, call: position + 1 });
+    return { id: toolCallId(idBase, position), name: chosenToolName(body, position), arguments: args, fragments: args.match(FRAGMENT) ?? [args] };
+  });
 }

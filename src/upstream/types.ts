@@ -25,4 +25,9 @@ export interface UpstreamAdapter {
   decodeError(status: number, bodyText: string, headers: Record<string, string>): UpstreamFailure;
   /** Whether a request member (by its chat name) reaches this wire; absent: every member does. */
   carries?(member: string): boolean;
+  /**
+   * Whether a member sent only where declared (a soft setting, by its chat name) reaches this wire
+   * even where the endpoint does not declare it, being part of another member's shape there.
+   */
+  carriesUndeclared?(member: string): boolean;
 }

@@ -1,5 +1,5 @@
 import type { CoreEvent, UpstreamFailure } from '../../src/core/events.js';
-import { INCOMPLETE_STREAM_MESSAGE } from '../../src/upstream/openai/stream.js';
+import { INCOMPLETE_STREAM_MESSAGE, OpenAiStreamDecoder } from '../../src/upstream/openai/stream.js';
 import { buildPng } from '../../src/sim/png-image.js';
 import { buildWav } from '../../src/sim/wav-audio.js';
 
@@ -56,6 +56,19 @@ const MID_STREAM_FAILURE: UpstreamFailure = {
   raw: '{"error":{"message":"simulated mid-stream failure","code":500}}',
 };
 
+/** The events the OpenAI-compatible stream decoder reads from chunks carrying `deltas`, then the finish and usage. */
+function decodedOpenAiStream(deltas: readonly Record<string, unknown>[], finish: string, usage: Record<string, number>): CoreEvent[] {
+  const decoder = new OpenAiStreamDecoder();
+  const chunk = (body: Record<string, unknown>) => JSON.stringify({ id: 'chatcmpl-upstream-7', model: 'claude-x', ...body });
+  return [
+    ...deltas.flatMap((delta) => decoder.frame(chunk({ choices: [{ index: 0, delta, finish_reason: null }] }))),
+    ...decoder.frame(chunk({ choices: [{ index: 0, delta: {}, finish_reason: finish }] })),
+    ...decoder.frame(chunk({ choices: [], usage })),
+    ...decoder.frame('[DONE]'),
+    ...decoder.end(),
+  ];
+}
+
 const FAILED_ANSWER = 'failing after commit: every failure in a non-streamed answer is failed over or an HTTP error';
 
 export const DIALECT_SCENARIOS: readonly DialectScenario[] = [
@@ -93,21 +106,16 @@ export const DIALECT_SCENARIOS: readonly DialectScenario[] = [
     ],
   },
   {
-    // Parallel calls whose headers arrive before their arguments, exactly as the OpenAI-compatible
-    // adapter's block tracker emits them: the first call's block ends when the second starts, and
-    // its argument fragment follows that end.
+    // Parallel calls whose headers arrive before their arguments (call 0 header, call 1 header,
+    // call 0 arguments, call 1 arguments), as the OpenAI-compatible adapter turns them into events:
+    // read from those very chunks, so the scenario is what the adapter emits.
     name: 'tool-calls-interleaved',
-    events: [
-      META,
-      { type: 'tool.start', index: 0, toolIndex: 0, id: 'call_weather_1', name: 'get_weather' },
-      { type: 'tool.end', index: 0, toolIndex: 0 },
-      { type: 'tool.start', index: 1, toolIndex: 1, id: 'call_time_2', name: 'get_time' },
-      { type: 'tool.delta', index: 0, toolIndex: 0, args: '{"city":"Paris"}' },
-      { type: 'tool.delta', index: 1, toolIndex: 1, args: '{"zone":"Asia/Tokyo"}' },
-      { type: 'tool.end', index: 1, toolIndex: 1 },
-      { type: 'finish', reason: 'tool_calls', raw: 'tool_calls' },
-      { type: 'usage', usage: { promptTokens: 31, completionTokens: 22 } },
-    ],
+    events: decodedOpenAiStream([
+      { role: 'assistant', tool_calls: [{ index: 0, id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+      { tool_calls: [{ index: 1, id: 'call_time_2', type: 'function', function: { name: 'get_time', arguments: '' } }] },
+      { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] },
+      { tool_calls: [{ index: 1, function: { arguments: '{"zone":"Asia/Tokyo"}' } }] },
+    ], 'tool_calls', { prompt_tokens: 31, completion_tokens: 22 }),
   },
   {
     name: 'text-then-tool-call',

@@ -88,9 +88,15 @@ const WAV_1MS = buildWav(0.001).toString('base64');
 export const PINNED_NOW_MS = Date.UTC(2026, 0, 1);
 const AUDIO_EXPIRES_AT = PINNED_NOW_MS / 1000 + 3600;
 
+/** The arguments of call `place` (from 1) of several: the query, then the call's place. */
+function placedQueryFragments(place: number): string[] {
+  return ['{"', 'query', '":"', 'weather', ' in', ' Paris', '","', 'call', '":', String(place), '}'];
+}
+
 const REFUSAL = ['I', " can't", ' help', ' with', ' that.'] as const;
 
 const WEATHER = { type: 'function' as const, function: { name: 'weather', parameters: { type: 'object', properties: { query: { type: 'string' } } } } };
+const CLOCK = { type: 'function' as const, function: { name: 'clock', parameters: { type: 'object', properties: { query: { type: 'string' } } } } };
 
 /** Builds the expected events of one wire and one mode. */
 export class Expect {
@@ -138,11 +144,13 @@ export class Expect {
     ];
   }
 
-  toolCall(index: number, name: string, fragments: readonly string[]): CoreEvent[] {
+  /** Call `toolIndex` of the reply at position `index`; the calls after the first take `_1`, `_2`… on the reply's call id. */
+  toolCall(index: number, name: string, fragments: readonly string[], toolIndex = 0): CoreEvent[] {
+    const id = toolIndex === 0 ? this.terms.callId : `${this.terms.callId}_${toolIndex}`;
     return [
-      { type: 'tool.start', index, toolIndex: 0, id: this.terms.callId, name },
-      ...this.fragments(fragments).map((args): CoreEvent => ({ type: 'tool.delta', index, toolIndex: 0, args })),
-      { type: 'tool.end', index, toolIndex: 0 },
+      { type: 'tool.start', index, toolIndex, id, name },
+      ...this.fragments(fragments).map((args): CoreEvent => ({ type: 'tool.delta', index, toolIndex, args })),
+      { type: 'tool.end', index, toolIndex },
     ];
   }
 
@@ -248,6 +256,7 @@ export const ADAPTER_CASES: readonly AdapterCase[] = [
       x.usage({ promptTokens: PROMPT_TOKENS, completionTokens: QUERY_FRAGMENTS.length }),
     ],
   },
+  ...parallelToolCallCases(),
   {
     name: 'prose despite tools',
     model: 'sim;tools;prose;tokens=3',
@@ -532,6 +541,31 @@ export const ADAPTER_CASES: readonly AdapterCase[] = [
       : [x.error({ kind: 'protocol', retryable: true, providerMessage: 'Unreadable reply from the provider' })]),
   },
 ];
+
+/**
+ * Two parallel calls, sent one after the other, or (`interleave`, OpenAI wire) with both headers
+ * first and the fragments alternating: the adapter gives the same sequence either way, each call a
+ * block of its own with all its fragments between its start and its end, so no dialect can lose
+ * one. The Anthropic wire sends its tool_use blocks one after the other in both cases.
+ */
+function parallelToolCallCases(): AdapterCase[] {
+  const shapes = [
+    { name: 'parallel tool calls', model: 'sim;tool_calls=2' },
+    { name: 'parallel tool calls whose headers come before their arguments', model: 'sim;tool_calls=2;interleave' },
+  ];
+  return shapes.map(({ name, model }) => ({
+    name,
+    model,
+    request: { tools: [WEATHER, CLOCK], toolChoice: 'required' },
+    expected: (x) => [
+      x.meta(model),
+      ...x.toolCall(0, 'weather', placedQueryFragments(1)),
+      ...x.toolCall(1, 'clock', placedQueryFragments(2), 1),
+      x.finish('tool_calls'),
+      x.usage({ promptTokens: PROMPT_TOKENS, completionTokens: 2 * placedQueryFragments(1).length }),
+    ],
+  }));
+}
 
 /**
  * Call-ready dispatch (OpenAI wire, streams only): the whole call arrives as one `tool.dispatch`

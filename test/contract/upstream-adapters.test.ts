@@ -101,10 +101,10 @@ function comparable(events: CoreEvent[]): unknown[] {
 
 /**
  * The simulator numbers its requests and derives reply, call and audio ids from the number, which
- * depends on the order tests run: it reads as `<n>`.
+ * depends on the order tests run: it reads as `<n>` (the calls after a reply's first keep their `_1`, `_2`…).
  */
 function simSequenceNormalised(events: CoreEvent[]): CoreEvent[] {
-  const normalised = (id: string | undefined) => id?.replace(/sim\d+$/, 'sim<n>');
+  const normalised = (id: string | undefined) => id?.replace(/sim\d+(?=(_\d+)?$)/, 'sim<n>');
   return events.map((event) => {
     switch (event.type) {
       case 'meta':

@@ -63,6 +63,12 @@ describe('a text completion', () => {
     expect(body).not.toHaveProperty('prompt');
   });
 
+  it('a refusal is the completion text, ending with finish_reason content_filter', async () => {
+    const reply = await harness.client.completions.create({ model: 'acme/chat', prompt: 'Tell me [[sim refusal]]' });
+    expect(reply.choices[0]?.text).toBe("I can't help with that.");
+    expect(reply.choices[0]?.finish_reason).toBe('content_filter');
+  });
+
   it('max_tokens is the ceiling; a reply it cut ends with finish_reason length', async () => {
     const reply = await harness.client.completions.create({ model: 'acme/base', prompt: 'Once upon a time', max_tokens: 2 });
     expect(reply.choices[0]?.text).toBe('Hello from');

@@ -78,6 +78,12 @@ describe('a streamed text completion', () => {
     expect(all.find((frame) => frame.choices[0]?.finish_reason)?.choices[0]?.finish_reason).toBe('length');
   });
 
+  it('a refusal streams as the completion text and ends with finish_reason content_filter', async () => {
+    const { frames: all } = await frames({ model: 'acme/chat', prompt: 'Tell me [[sim refusal]]' });
+    expect(all.map((frame) => frame.choices[0]?.text ?? '').join('')).toBe("I can't help with that.");
+    expect(all.find((frame) => frame.choices[0]?.finish_reason)?.choices[0]?.finish_reason).toBe('content_filter');
+  });
+
   it('echo streams the prompt first', async () => {
     const { frames: all } = await frames({ echo: true });
     expect(all[0]?.choices[0]?.text).toBe('Once upon a time');

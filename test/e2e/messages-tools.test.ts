@@ -83,6 +83,34 @@ describe('tools in the messages dialect', () => {
     expect(call?.input).toEqual({ query: 'Weather in Rome' });
   });
 
+  it('parallel calls whose headers come before their arguments stream as whole blocks, one after the other', async () => {
+    const time: Anthropic.Tool = { name: 'get_time', input_schema: { type: 'object', properties: { query: { type: 'string' } } } };
+    const stream = client.messages.stream({
+      model: 'acme/tools',
+      max_tokens: 256,
+      tools: [WEATHER, time],
+      messages: [{ role: 'user', content: 'Weather in Rome now [[sim tool_calls=2 interleave]]' }],
+    });
+    let open: number | undefined;
+    for await (const event of stream) {
+      if (event.type === 'content_block_start') {
+        expect(open, 'a block starts while another is open').toBeUndefined();
+        open = event.index;
+      } else if (event.type === 'content_block_delta') {
+        expect(event.index).toBe(open);
+      } else if (event.type === 'content_block_stop') {
+        expect(event.index).toBe(open);
+        open = undefined;
+      }
+    }
+    const final = await stream.finalMessage();
+    expect(final.stop_reason).toBe('tool_use');
+    expect(final.content.map((block) => (block.type === 'tool_use' ? [block.name, block.input] : block.type))).toEqual([
+      ['get_weather', { query: 'Weather in Rome', call: 1 }],
+      ['get_time', { query: 'Weather in Rome', call: 2 }],
+    ]);
+  });
+
   it('tool_choice any requires a call, tool names the function, none and auto pass through', async () => {
     const cases: Array<[Anthropic.ToolChoice, unknown]> = [
       [{ type: 'any' }, 'required'],

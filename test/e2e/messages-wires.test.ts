@@ -116,6 +116,20 @@ describe('messages over the anthropic wire', () => {
     expect(final.stop_sequence).toBe(' provider');
   });
 
+  it('disable_parallel_tool_use reaches the endpoint in its tool_choice, and honoured says so', async () => {
+    const events = await send(harness, {
+      path: '/messages',
+      body: {
+        model: 'acme/claude', max_tokens: 64, stream: true, tools: [WEATHER],
+        tool_choice: { type: 'any', disable_parallel_tool_use: true },
+        messages: [{ role: 'user', content: 'Weather in Paris [[sim tools]]' }],
+      },
+    });
+    expect(lastUpstreamBody(harness, '/v1/messages').tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    const delta = events.text.split('\n').find((line) => line.includes('"type":"message_delta"')) ?? '';
+    expect(JSON.parse(delta.slice('data: '.length))).toMatchObject({ honoured: { disable_parallel_tool_use: true } });
+  });
+
   it('an overloaded provider (529) is overloaded_error in the dialect envelope of a refused stream', async () => {
     const reply = await send(harness, { path: '/messages', body: { model: 'acme/claude-overloaded', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'Hi' }] } });
     expect(reply.status).toBe(502);

@@ -67,6 +67,13 @@ describe('the responses dialect over an Anthropic-wire endpoint', () => {
     expect(JSON.stringify(messages)).toContain('"tool_use_id":"' + call.call_id + '"');
   });
 
+  it('parallel_tool_calls false reaches the endpoint as disable_parallel_tool_use, though the endpoint does not declare it', async () => {
+    await harness.client.responses.create({ model: 'acme/claude-tools', input: 'Weather in Paris today', tools: [WEATHER], parallel_tool_calls: false });
+    expect(lastUpstream().body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    await harness.client.responses.create({ model: 'acme/claude-tools', input: 'Weather in Paris today', tools: [WEATHER] });
+    expect(lastUpstream().body).not.toHaveProperty('tool_choice');
+  });
+
   it('streamed function call events from the Anthropic wire', async () => {
     const stream = await harness.client.responses.create({ model: 'acme/claude-tools', input: 'Weather in Paris today', tools: [WEATHER], stream: true });
     let args = '';

@@ -92,6 +92,25 @@ describe('function calls', () => {
     expect(types.at(-1)).toBe('response.completed');
   });
 
+  it('streamed parallel calls whose headers come before their arguments: both calls keep their whole arguments', async () => {
+    const time: FunctionTool = { type: 'function', name: 'get_time', parameters: { type: 'object', properties: { query: { type: 'string' } } }, strict: false };
+    const stream = await harness.client.responses.create({
+      model: 'acme/caller',
+      input: 'Weather in Paris today [[sim tool_calls=2 interleave]]',
+      tools: [WEATHER, time],
+      stream: true,
+    });
+    const done: Record<string, string> = {};
+    let completed: ResponseFunctionToolCall[] = [];
+    for await (const event of stream) {
+      if (event.type === 'response.output_item.done' && event.item.type === 'function_call') done[event.item.name] = event.item.arguments;
+      if (event.type === 'response.completed') completed = calls(event.response.output);
+    }
+    const expected = { get_weather: { query: 'Weather in Paris', call: 1 }, get_time: { query: 'Weather in Paris', call: 2 } };
+    expect(Object.fromEntries(Object.entries(done).map(([name, args]) => [name, JSON.parse(args) as unknown]))).toEqual(expected);
+    expect(completed.map((call) => [call.name, JSON.parse(call.arguments) as unknown])).toEqual(Object.entries(expected));
+  });
+
   it('functions inside a namespace are expanded upstream and returned calls carry the namespace', async () => {
     const tools = [{
       type: 'namespace',

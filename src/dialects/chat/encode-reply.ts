@@ -29,7 +29,7 @@ export function encodeChatReply(reply: CollectedReply, meta: ReplyMeta, accounti
 
 function encodeMessage(reply: CollectedReply): Record<string, unknown> {
   const message: Record<string, unknown> = { role: 'assistant', content: messageContent(reply) };
-  const reasoningText = reply.reasoning.filter((entry) => entry.kind !== 'encrypted').map((entry) => entry.text).join('');
+  const reasoningText = readableReasoning(reply);
   if (reasoningText) message.reasoning = reasoningText;
   if (reply.reasoning.length > 0) {
     message.reasoning_details = reply.reasoning.map((entry) => reasoningDetail(entry.kind, entry.text, entry.index, entry));
@@ -54,6 +54,21 @@ function encodeMessage(reply: CollectedReply): Record<string, unknown> {
     };
   }
   return message;
+}
+
+/** Between two reasoning blocks in the whole reply's `reasoning`. */
+const REASONING_BLOCK_SEPARATOR = '\n\n';
+
+/**
+ * The readable reasoning (text and summaries; opaque blobs have no words): one paragraph per
+ * reasoning block, separated by a blank line, as separate thoughts read. The stream sends each
+ * fragment as it comes and adds nothing between blocks; `reasoning_details` keeps them apart.
+ */
+function readableReasoning(reply: CollectedReply): string {
+  return reply.reasoning
+    .filter((entry) => entry.kind !== 'encrypted' && entry.text !== '')
+    .map((entry) => entry.text)
+    .join(REASONING_BLOCK_SEPARATOR);
 }
 
 /**

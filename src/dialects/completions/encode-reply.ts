@@ -1,9 +1,10 @@
 import type { CollectedReply } from '../../core/collect.js';
 import type { ReplyAccounting, ReplyMeta } from '../shared/reply-meta.js';
 import { encodeChatUsage } from '../chat/usage.js';
+import { completionFinish } from './finish-reason.js';
 import { textLogprobs } from './logprobs.js';
 
-/** The `text_completion` object for a whole reply. */
+/** The `text_completion` object for a whole reply; a refusal is its text, ending with `content_filter`. */
 export function encodeCompletionsReply(reply: CollectedReply, meta: ReplyMeta, accounting: ReplyAccounting): Record<string, unknown> {
   return {
     id: meta.id,
@@ -14,9 +15,9 @@ export function encodeCompletionsReply(reply: CollectedReply, meta: ReplyMeta, a
     choices: [
       {
         index: 0,
-        text: reply.text,
+        text: reply.text + (reply.refusal ?? ''),
         logprobs: reply.logprobs ? textLogprobs(reply.logprobs) : null,
-        finish_reason: reply.finish ?? 'stop',
+        finish_reason: completionFinish(reply.finish, reply.refusal !== undefined),
       },
     ],
     usage: encodeChatUsage(accounting),

@@ -11,7 +11,17 @@ export function imageSource(url: string): ImageSource {
   return { type: 'base64', media_type: data.mediaType || 'application/octet-stream', data: bytes };
 }
 
-/** A reasoning entry as a content block: readable reasoning is `thinking`, opaque reasoning `redacted_thinking`. */
+/**
+ * A reasoning entry as a content block: readable reasoning (text, and summaries) is `thinking`,
+ * opaque reasoning `redacted_thinking`. Anthropic's own wire sends summarised thinking as `thinking`
+ * blocks too. `signature` is a string member of every `thinking` block of a reply (the Anthropic
+ * client types and the validating clients require it), so reasoning nobody signed, such as a
+ * summary, carries `""`: it verifies nothing, the dialect's request schema takes the block back
+ * (its `signature` is an optional string), the empty signature reads as none, and the Anthropic
+ * request builder leaves unsigned thinking out, so a later turn is never refused for it. A
+ * `redacted_thinking` block would hide readable text in a member meant for an encrypted blob, and
+ * an Anthropic endpoint sent it back would refuse it; leaving the summary out would lose it.
+ */
 export function reasoningBlock(kind: ReasoningKind, text: string, signature: string | undefined): Record<string, unknown> {
   if (kind === 'encrypted') return { type: 'redacted_thinking', data: text };
   return { type: 'thinking', thinking: text, signature: signature ?? '' };

@@ -89,7 +89,12 @@ export class ResponsesStreamWriter {
     return text + this.emit('response.completed', { response });
   }
 
-  /** `event: error`, then `response.failed` with the failure's code and the same message. */
+  /**
+   * `event: error`, then `response.failed` with the failure's code and the same message (spec 01:
+   * exactly that sequence ends a committed stream that failed). What was open stays open: no
+   * `.done` event claims that a part or item cut by the failure finished (clients keep a done item
+   * as final), and `response.failed` shows it `in_progress` with what it had received.
+   */
   fail(error: GatewayError): string {
     const message = failureMessage(error);
     const failed = this.response({ status: 'failed', output: this.output, usage: null, error: { code: failureCode(error), message } });

@@ -10,6 +10,9 @@ export const ANTHROPIC_UNCARRIED_MEMBERS: ReadonlySet<string> = new Set([
   'min_p', 'repetition_penalty', 'enable_thinking',
 ]);
 
+/** Members this wire sends whether or not the endpoint declares them: they ride on another member. */
+export const ANTHROPIC_INHERENT_MEMBERS: ReadonlySet<string> = new Set(['parallel_tool_calls']);
+
 /** Upstreams speaking the Anthropic Messages API (`api: anthropic` providers). */
 export const anthropicAdapter: UpstreamAdapter = {
   buildRequest: buildAnthropicRequest,
@@ -17,4 +20,5 @@ export const anthropicAdapter: UpstreamAdapter = {
   decodeReply: decodeAnthropicReply,
   decodeError: decodeAnthropicHttpError,
   carries: (member) => !ANTHROPIC_UNCARRIED_MEMBERS.has(member),
+  carriesUndeclared: (member) => ANTHROPIC_INHERENT_MEMBERS.has(member),
 };

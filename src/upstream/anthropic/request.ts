@@ -1,5 +1,6 @@
 import type { CoreRequest, ToolChoice, ToolDefinition } from '../../core/request.js';
 import type { PlannedAttempt } from '../../core/plan.js';
+import { singleToolCallAsked } from '../../core/parallel-tool-calls.js';
 import type { UpstreamRequest } from '../types.js';
 import { toAnthropicConversation } from './messages.js';
 import { thinkingConfig } from './thinking.js';
@@ -22,7 +23,7 @@ export function buildAnthropicRequest(request: CoreRequest, attempt: PlannedAtte
   if (conversation.system) body.system = conversation.system;
   body.messages = conversation.messages;
   if (request.tools) body.tools = request.tools.map(anthropicTool);
-  const toolChoice = anthropicToolChoice(request.toolChoice, request.parameters.parallel_tool_calls === false);
+  const toolChoice = anthropicToolChoice(request.toolChoice, singleToolCallAsked(request) && (request.tools?.length ?? 0) > 0);
   if (toolChoice) body.tool_choice = toolChoice;
   Object.assign(body, samplingMembers(request, endpoint.supportedParameters));
   const declared = endpoint.supportedParameters;
@@ -47,7 +48,12 @@ function anthropicTool(tool: ToolDefinition): Record<string, unknown> {
   return wire;
 }
 
-/** `required` is `any`; a named function is `tool`; `parallel_tool_calls: false` disables parallel use. */
+/**
+ * `required` is `any`; a named function is `tool`; an ask for one call per turn, from any dialect,
+ * disables parallel use. That ask is part of `tool_choice` on this wire, which every endpoint takes,
+ * so it is sent whether or not the endpoint declares `parallel_tool_calls`; with no tools it has
+ * nothing to apply to and is not sent (the wire refuses a `tool_choice` without tools).
+ */
 function anthropicToolChoice(choice: ToolChoice | undefined, singleCall: boolean): Record<string, unknown> | undefined {
   if (choice === 'none') return { type: 'none' };
   const wire: Record<string, unknown> = choice === 'required' ? { type: 'any' }

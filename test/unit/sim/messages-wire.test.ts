@@ -73,6 +73,17 @@ describe('simulator: Anthropic Messages wire, whole replies', () => {
     expect(auto.stop_reason).toBe('end_turn');
   });
 
+  it('tool_calls=N: one tool_use block per call, one after the other, with interleave too', async () => {
+    const tools = [{ name: 'first', input_schema: { type: 'object' as const } }, { name: 'second', input_schema: { type: 'object' as const } }];
+    for (const model of ['sim;tool_calls=2', 'sim;tool_calls=2;interleave']) {
+      const message = await client.messages.stream({ model, max_tokens: 100, tools, messages: ask('weather in Paris today') }).finalMessage();
+      expect(message.content).toEqual([
+        { type: 'tool_use', id: expect.stringMatching(/^toolu_sim\d+$/), name: 'first', input: { query: 'weather in Paris', call: 1 } },
+        { type: 'tool_use', id: expect.stringMatching(/^toolu_sim\d+_1$/), name: 'second', input: { query: 'weather in Paris', call: 2 } },
+      ]);
+    }
+  });
+
   it('a tool_result turn keeps the directives of the last user text', async () => {
     const message = await client.messages.create({
       model: 'sim',

@@ -255,6 +255,49 @@ describe('tool calls', () => {
     expect(choiceOf(disobeying).message.tool_calls).toBeUndefined();
   });
 
+  const twoTools = [...tools, { type: 'function', function: { name: 'get_time', parameters: { type: 'object' } } }];
+
+  it('tool_calls=N answers with N calls to the declared tools in turn, each naming its place', async () => {
+    const body = await completion({ model: 'chat;tool_calls=3', tools: twoTools, messages: userMessage('Weather in Paris today') });
+    const calls = choiceOf(body).message.tool_calls ?? [];
+    expect(calls.map((call) => (call.type === 'function' ? [call.id, call.function.name, JSON.parse(call.function.arguments)] : []))).toEqual([
+      [expect.stringMatching(/^call_sim\d+$/), 'get_weather', { query: 'Weather in Paris', call: 1 }],
+      [expect.stringMatching(/^call_sim\d+_1$/), 'get_time', { query: 'Weather in Paris', call: 2 }],
+      [expect.stringMatching(/^call_sim\d+_2$/), 'get_weather', { query: 'Weather in Paris', call: 3 }],
+    ]);
+    expect(choiceOf(body).finish_reason).toBe('tool_calls');
+  });
+
+  /** Each streamed tool-call entry as `index:header` or `index:fragment`, in order, and each call's joined arguments. */
+  function streamedCalls(list: ChatCompletionChunk[]): { order: string[]; args: string[] } {
+    const order: string[] = [];
+    const args: string[] = [];
+    for (const entry of list.flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])) {
+      order.push(`${entry.index}:${entry.id === undefined ? 'fragment' : 'header'}`);
+      args[entry.index] = (args[entry.index] ?? '') + (entry.function?.arguments ?? '');
+    }
+    return { order, args };
+  }
+
+  it('streamed parallel calls go one after the other; interleave sends both headers first, then the fragments in turn', async () => {
+    const ask = (model: string) => chat({ model, stream: true, tools: twoTools, messages: userMessage('Weather in Paris today') });
+    const sequential = streamedCalls(chunks(await (await ask('chat;tool_calls=2')).text()));
+    const interleaved = streamedCalls(chunks(await (await ask('chat;tool_calls=2;interleave')).text()));
+    expect(sequential.order.indexOf('1:header')).toBe(sequential.order.lastIndexOf('0:fragment') + 1);
+    expect(interleaved.order.slice(0, 4)).toEqual(['0:header', '1:header', '0:fragment', '1:fragment']);
+    for (const { args } of [sequential, interleaved]) {
+      expect(args.map((text) => JSON.parse(text) as unknown)).toEqual([{ query: 'Weather in Paris', call: 1 }, { query: 'Weather in Paris', call: 2 }]);
+    }
+  });
+
+  it('tool_calls needs a count from 1 to 16', async () => {
+    for (const value of ['0', '17', 'x']) {
+      const res = await chat({ model: `chat;tool_calls=${value}`, messages: userMessage('x') });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as ErrorReply).error.message).toContain('tool_calls needs a count from 1 to 16');
+    }
+  });
+
   it('prose answers with text even when tools are sent', async () => {
     const body = await completion({ model: 'chat;tools;prose', tools, messages: userMessage('x') });
     expect(choiceOf(body).message.tool_calls).toBeUndefined();

@@ -46,9 +46,31 @@ describe('completions stream writer', () => {
     expect(out[1]).toMatchObject({ choices: [{ finish_reason: 'length' }] });
   });
 
+  it('a refusal streams as the completion text and ends with content_filter', () => {
+    const out = frames({}, [
+      { type: 'text.start', index: 0 },
+      { type: 'refusal.delta', index: 0, text: "I can't" },
+      { type: 'refusal.delta', index: 0, text: ' help with that.' },
+      { type: 'text.end', index: 0 },
+      { type: 'finish', reason: 'stop', raw: 'stop' },
+    ], (writer) => writer.finish({ usage: undefined, cost: 0 }));
+    expect(out.slice(0, 3)).toEqual([
+      expect.objectContaining({ choices: [{ index: 0, text: "I can't", logprobs: null, finish_reason: null }] }),
+      expect.objectContaining({ choices: [{ index: 0, text: ' help with that.', logprobs: null, finish_reason: null }] }),
+      expect.objectContaining({ choices: [{ index: 0, text: '', logprobs: null, finish_reason: 'content_filter' }] }),
+    ]);
+  });
+
+  it('a refusal cut by the ceiling still ends with length', () => {
+    const out = frames({}, [{ type: 'refusal.delta', index: 0, text: 'I' }, { type: 'finish', reason: 'length', raw: 'length' }], (writer) => writer.finish({ usage: undefined, cost: 0 }));
+    expect(out[1]).toMatchObject({ choices: [{ finish_reason: 'length' }] });
+  });
+
   it('a failure is the chat error chunk with finish_reason error, then [DONE]', () => {
     const out = frames({}, [{ type: 'text.delta', index: 0, text: 'Hi' }], (writer) => writer.fail(new GatewayError('provider_failed', 'Sim A failed')));
     expect(out.at(-2)).toMatchObject({ choices: [{ finish_reason: 'error' }], error: { code: 502, message: 'Sim A failed', metadata: { error_type: 'provider_error' } } });
+    // The same choice members as every other frame.
+    expect((out.at(-2) as { choices: unknown[] }).choices).toEqual([{ index: 0, text: '', logprobs: null, finish_reason: 'error' }]);
     expect(out.at(-1)).toBe('[DONE]');
   });
 });

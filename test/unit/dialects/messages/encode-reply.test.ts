@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { collectReply } from '../../../../src/core/collect.js';
 import type { CoreEvent } from '../../../../src/core/events.js';
 import { encodeMessagesReply } from '../../../../src/dialects/messages/encode-reply.js';
+import Fastify from 'fastify';
+import { MessagesRequestSchema, type MessagesRequestBody } from '../../../../src/dialects/messages/schema.js';
+import { decodeMessagesRequest } from '../../../../src/dialects/messages/decode.js';
+import { buildAnthropicRequest } from '../../../../src/upstream/anthropic/request.js';
+import { attemptAt } from '../../upstream/anthropic/fixture.js';
 
 const META = { id: 'gen-abc', created: 1, model: 'acme/chat', provider: 'Sim A' };
 
@@ -39,6 +44,45 @@ describe('messages reply encoder', () => {
       stop_sequence: null,
       usage: { input_tokens: 7, output_tokens: 3 },
     });
+  });
+
+  it('a reasoning summary is a thinking block with an empty signature, which a later turn may send back', async () => {
+    const reply = encode([
+      { type: 'reasoning.start', index: 0, kind: 'text' },
+      { type: 'reasoning.delta', index: 0, kind: 'text', text: 'Weighing it.', signature: 'sig-1', format: 'anthropic-claude-v1' },
+      { type: 'reasoning.end', index: 0 },
+      { type: 'reasoning.start', index: 1, kind: 'summary' },
+      { type: 'reasoning.delta', index: 1, kind: 'summary', text: 'Looked up the forecast.', format: 'openai-responses-v1' },
+      { type: 'reasoning.end', index: 1 },
+      { type: 'text.start', index: 2 },
+      { type: 'text.delta', index: 2, text: 'Mild.' },
+      { type: 'text.end', index: 2 },
+      { type: 'finish', reason: 'stop', raw: 'stop' },
+    ]);
+    expect(reply.content).toEqual([
+      { type: 'thinking', thinking: 'Weighing it.', signature: 'sig-1' },
+      { type: 'thinking', thinking: 'Looked up the forecast.', signature: '' },
+      { type: 'text', text: 'Mild.' },
+    ]);
+
+    // The next turn carries the reply back: the route's schema takes it (validated as the app validates).
+    const body = {
+      model: 'acme/claude',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Weather?' }, { role: 'assistant', content: reply.content }, { role: 'user', content: 'And tomorrow?' }],
+    };
+    const app = Fastify({ ajv: { customOptions: { discriminator: true } } });
+    app.post('/', { schema: { body: MessagesRequestSchema } }, async () => ({}));
+    const answer = await app.inject({ method: 'POST', url: '/', payload: body });
+    await app.close();
+    expect(answer.statusCode, answer.body).toBe(200);
+
+    // The empty signature reads as none, and an Anthropic endpoint is sent only the signed thinking.
+    const core = decodeMessagesRequest(body as MessagesRequestBody, {});
+    const details = core.messages[1]?.reasoning_details ?? [];
+    expect(details[1]).not.toHaveProperty('signature');
+    const sent = buildAnthropicRequest(core, attemptAt()).body as { messages: Array<{ role: string; content: unknown }> };
+    expect(sent.messages[1]?.content).toEqual([{ type: 'thinking', thinking: 'Weighing it.', signature: 'sig-1' }, { type: 'text', text: 'Mild.' }]);
   });
 
   it('tool arguments that are not a JSON object read as {}', () => {

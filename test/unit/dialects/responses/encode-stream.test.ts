@@ -86,6 +86,16 @@ describe('responses stream writer', () => {
     });
   });
 
+  it('a failure claims nothing cut by it finished: no done event for the open part or item, which response.failed shows in progress', () => {
+    const events = run([{ type: 'text.start', index: 0 }, { type: 'text.delta', index: 0, text: 'The weather in' }], (writer) => writer.fail(new GatewayError('provider_failed', 'Sim A failed')));
+    expect(events.map((event) => event.event)).toEqual([
+      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'error', 'response.failed',
+    ]);
+    expect((events.at(-1)?.data.response as { output: unknown }).output).toEqual([
+      { type: 'message', id: 'msg_abc_0', status: 'in_progress', role: 'assistant', content: [{ type: 'output_text', text: 'The weather in', annotations: [] }] },
+    ]);
+  });
+
   it.each<[ErrorCode, string]>([
     ['provider_failed', 'server_error'],
     ['upstream_timeout', 'server_error'],

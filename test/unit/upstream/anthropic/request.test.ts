@@ -158,10 +158,26 @@ describe('Anthropic request: settings', () => {
     expect(bodyOf({ toolChoice: choice }).tool_choice).toEqual(wire);
   });
 
+  const weather = [{ type: 'function' as const, function: { name: 'weather' } }];
+
   it('parallel_tool_calls false disables parallel tool use, with or without a tool_choice', () => {
-    expect(bodyOf({ parameters: { parallel_tool_calls: false } }).tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
-    expect(bodyOf({ toolChoice: 'required', parameters: { parallel_tool_calls: false } }).tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
-    expect(bodyOf()).not.toHaveProperty('tool_choice');
+    expect(bodyOf({ tools: weather, parameters: { parallel_tool_calls: false } }).tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(bodyOf({ tools: weather, toolChoice: 'required', parameters: { parallel_tool_calls: false } }).tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    expect(bodyOf({ tools: weather })).not.toHaveProperty('tool_choice');
+  });
+
+  it('one call per turn, asked by the messages or responses dialect (an advisory setting), is sent whatever the endpoint declares', () => {
+    const asked = { tools: weather, softParameters: { parallel_tool_calls: false } };
+    expect(bodyOf(asked).tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(bodyOf({ ...asked, toolChoice: { type: 'function', function: { name: 'weather' } } }).tool_choice).toEqual({ type: 'tool', name: 'weather', disable_parallel_tool_use: true });
+    expect(bodyOf(asked, { supported_parameters: ['max_tokens', 'tools', 'tool_choice', 'parallel_tool_calls'] }).tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(bodyOf(asked)).not.toHaveProperty('parallel_tool_calls');
+    expect(bodyOf({ tools: weather, softParameters: { parallel_tool_calls: true } })).not.toHaveProperty('tool_choice');
+  });
+
+  it('an ask for one call per turn with no tools sends no tool_choice, which the wire refuses without tools', () => {
+    expect(bodyOf({ parameters: { parallel_tool_calls: false } })).not.toHaveProperty('tool_choice');
+    expect(bodyOf({ softParameters: { parallel_tool_calls: false } })).not.toHaveProperty('tool_choice');
   });
 
   it('sends temperature, top_p and stop as stop_sequences; settings with no counterpart are not sent', () => {

@@ -42,6 +42,73 @@ describe('OpenAI-compatible stream decoder', () => {
     expect(events.find((event) => event.type === 'finish')).toEqual({ type: 'finish', reason: 'tool_calls', raw: 'tool_calls' });
   });
 
+  /** Each tool call's events in order, as `start` / the args fragments / `end`, and the block sequence overall. */
+  function toolBlocks(events: CoreEvent[]): { order: string[]; args: Record<string, string> } {
+    const order: string[] = [];
+    const args: Record<string, string> = {};
+    const open = new Set<number>();
+    for (const event of events) {
+      if (event.type === 'tool.start') {
+        expect(open.size, 'a tool block starts while another is open').toBe(0);
+        open.add(event.index);
+        order.push(`start ${event.name}@${event.index}`);
+        args[event.name] = '';
+      } else if (event.type === 'tool.delta') {
+        expect(open.has(event.index), 'an argument fragment falls outside its open block').toBe(true);
+        const start = events.find((candidate) => candidate.type === 'tool.start' && candidate.index === event.index);
+        if (start?.type === 'tool.start') args[start.name] += event.args;
+      } else if (event.type === 'tool.end') {
+        open.delete(event.index);
+        order.push(`end @${event.index}`);
+      }
+    }
+    return { order, args };
+  }
+
+  const header = (index: number, id: string, name: string) => ({ index, id, type: 'function', function: { name, arguments: '' } });
+  const fragment = (index: number, args: string) => ({ index, function: { arguments: args } });
+
+  it('keeps every argument of parallel calls whose headers all come before their arguments', () => {
+    const events = decode([
+      chunk({ role: 'assistant', tool_calls: [header(0, 'call_w', 'get_weather')] }),
+      chunk({ tool_calls: [header(1, 'call_t', 'get_time')] }),
+      chunk({ tool_calls: [fragment(0, '{"city":"Paris"}')] }),
+      chunk({ tool_calls: [fragment(1, '{"zone":"Asia/Tokyo"}')] }),
+      chunk({}, 'tool_calls'),
+      '[DONE]',
+    ]);
+    const { order, args } = toolBlocks(events);
+    expect(order).toEqual(['start get_weather@0', 'end @0', 'start get_time@1', 'end @1']);
+    expect(args).toEqual({ get_weather: '{"city":"Paris"}', get_time: '{"zone":"Asia/Tokyo"}' });
+    expect(events.findIndex((event) => event.type === 'tool.end')).toBeLessThan(events.findIndex((event) => event.type === 'finish'));
+  });
+
+  it('keeps every argument of parallel calls whose fragments alternate', () => {
+    const events = decode([
+      chunk({ tool_calls: [header(0, 'call_w', 'get_weather'), header(1, 'call_t', 'get_time')] }),
+      chunk({ tool_calls: [fragment(0, '{"city":')] }),
+      chunk({ tool_calls: [fragment(1, '{"zone":')] }),
+      chunk({ tool_calls: [fragment(0, '"Paris"}')] }),
+      chunk({ tool_calls: [fragment(1, '"Asia/Tokyo"}')] }),
+      chunk({ tool_calls: [header(2, 'call_x', 'get_rate'), fragment(2, '{"pair":"EURJPY"}')] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    const { order, args } = toolBlocks(events);
+    // The first call streams live; the second waits until the third's header finds the first complete.
+    expect(order).toEqual(['start get_weather@0', 'end @0', 'start get_time@1', 'end @1', 'start get_rate@2', 'end @2']);
+    expect(args).toEqual({ get_weather: '{"city":"Paris"}', get_time: '{"zone":"Asia/Tokyo"}', get_rate: '{"pair":"EURJPY"}' });
+  });
+
+  it('streams sequential parallel calls live, each ending when the next one starts', () => {
+    const decoder = new OpenAiStreamDecoder();
+    const frame = (delta: Record<string, unknown>) => decoder.frame(JSON.stringify(chunk(delta)));
+    frame({ tool_calls: [header(0, 'call_w', 'get_weather')] });
+    frame({ tool_calls: [fragment(0, '{"city":"Paris"}')] });
+    const second = frame({ tool_calls: [header(1, 'call_t', 'get_time')] });
+    expect(second.map((event) => event.type)).toEqual(['tool.end', 'tool.start']);
+    expect(frame({ tool_calls: [fragment(1, '{"zone":"UTC"}')] })).toEqual([{ type: 'tool.delta', index: 1, toolIndex: 1, args: '{"zone":"UTC"}' }]);
+  });
+
   it('reports a stream closed without a finish reason as incomplete', () => {
     const events = decode([chunk({ content: 'partial' })]);
     expect(events.at(-1)).toMatchObject({ type: 'error', failure: { kind: 'incomplete', providerMessage: INCOMPLETE_STREAM_MESSAGE } });
