@@ -1,4 +1,3 @@
-import type { KeyContext } from '../accounts/types.js';
 import type { EndpointPricing } from '../catalogue/types.js';
 import type { CoreUsage } from '../core/events.js';
 import type { CoreRequest } from '../core/request.js';
@@ -6,13 +5,14 @@ import type { PlannedAttempt } from '../core/plan.js';
 import type { GatewayError } from '../core/errors.js';
 import { computeCost, type CostResult } from './pricing.js';
 import { toUsdNumber } from './money.js';
-import { generationRecord } from './generation-record.js';
+import { generationRecord, type GenerationOwner } from './generation-record.js';
 import type { Hold, Ledger } from './types.js';
 
 /** What became of one held request: the facts its settlement prices and records. */
 export interface GenerationOutcome {
   generationId: string;
-  key: KeyContext;
+  /** Whose generation it is (a key context will do). */
+  key: GenerationOwner;
   request: CoreRequest;
   /** The attempt that answered; undefined when none did. */
   attempt?: PlannedAttempt;

@@ -1,6 +1,3 @@
-import type { CoreRequest } from './request.js';
-import type { RequestFacts } from './request-facts.js';
-
 /**
  * A request that is not a conversation: one JSON call, one JSON reply, nothing streamed
  * (embeddings, rerank). It goes through the same key, rate limit, planner, hold, executor and
@@ -27,10 +24,3 @@ export type OperationAsk =
     parts: JudgedPart[];
   }
   | { kind: 'rerank' };
-
-/** A decoded operation: the request the planner routes, its facts, and the call's own ask. */
-export interface DecodedOperation<Ask> {
-  request: CoreRequest;
-  facts: RequestFacts;
-  ask: Ask;
-}

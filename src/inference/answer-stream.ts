@@ -4,7 +4,7 @@ import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors
 import type { GenerationOutcome } from '../billing/settlement.js';
 import { AnswerMeter } from '../core/answer-meter.js';
 import { visibleToCaller } from '../core/caller-view.js';
-import { honouredMembers } from '../core/honoured.js';
+import { honouredMembers } from './honoured.js';
 import type { DialectBinding, DialectStreamWriter } from '../dialects/shared/dialect-binding.js';
 import { AllAttemptsFailed, type Answer } from './executor.js';
 import { attemptSignal } from './call.js';

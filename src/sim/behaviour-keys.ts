@@ -1,4 +1,4 @@
-import type { DispatchBehaviour, SimBehaviour } from './behaviour.js';
+import type { DispatchBehaviour, SimBehaviour } from './sim-behaviour.js';
 
 /** Applies one key's value; returns a problem description when the value is unusable. */
 type Setter = (behaviour: SimBehaviour, value: string | undefined) => string | undefined;

@@ -1,5 +1,5 @@
 import type { SimBehaviour } from './behaviour.js';
-import { replyToken } from './reply-plan.js';
+import { replyToken } from './reply-token.js';
 
 /** One entry of OpenAI's `logprobs.content`. */
 export interface LogprobEntry {

@@ -7,7 +7,7 @@ import type { ReasoningPlan } from './reasoning-plan.js';
 import { planReasoning } from './reasoning-plan.js';
 import type { ToolCallPlan } from './tool-call-plan.js';
 import { forcesToolCall, planToolCalls } from './tool-call-plan.js';
-import { cycledWord } from './word-cycle.js';
+import { replyToken } from './reply-token.js';
 import { cutAtStop, requestedStops } from './stop-sequences.js';
 import { planLogprobs, type LogprobEntry } from './logprobs-plan.js';
 import { withLabelAnswer } from './label-answer.js';
@@ -43,17 +43,7 @@ export interface ReplyPlan {
   logprobs: LogprobEntry[] | undefined;
 }
 
-const WORDS = [
-  'Hello', ' from', ' the', ' provider', ' simulator', ',', ' one', ' deterministic',
-  ' token', ' at', ' a', ' time', '.',
-] as const;
-
 const REFUSAL = ['I', " can't", ' help', ' with', ' that.'] as const;
-
-/** Token i of the reply text: the word list, cycled, with a space before each new round. */
-export function replyToken(i: number): string {
-  return cycledWord(WORDS, i);
-}
 
 function completionCap(body: Record<string, unknown>): number | undefined {
   for (const value of [body.max_completion_tokens, body.max_tokens]) {

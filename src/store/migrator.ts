@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { MIGRATIONS } from './migrations/migration-list.js';
 import type { Migration } from './migrations/migration.js';
-import type { Db, Store } from './store.js';
+import type { Db, Store } from './store-handle.js';
 
 /** Any fixed number: PostgreSQL instances starting together take turns on this advisory lock. */
 const MIGRATION_LOCK = 7_360_419_221;

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Db } from './store.js';
+import type { Db } from './store-handle.js';
 
 /** Most writes committed together; bounds how long a queued write waits behind others. */
 export const MAX_WRITES_PER_COMMIT = 64;

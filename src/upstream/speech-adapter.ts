@@ -1,15 +1,7 @@
 import type { UpstreamApi } from '../catalogue/types.js';
-import type { UpstreamFailure } from '../core/events.js';
 import type { PlannedAttempt } from '../core/plan.js';
-import type { CoreRequest } from '../core/request.js';
-import type { UpstreamRequest } from './types.js';
+import type { SpeechAdapter } from './types.js';
 import { openAiSpeechAdapter } from './openai/speech.js';
-
-/** One wire format's speech call: pure translation; the reply body is the audio itself. */
-export interface SpeechAdapter {
-  buildRequest(request: CoreRequest, attempt: PlannedAttempt): UpstreamRequest;
-  decodeError(status: number, bodyText: string, headers: Record<string, string>): UpstreamFailure;
-}
 
 const SPEECH_ADAPTERS: Partial<Record<UpstreamApi, SpeechAdapter>> = {
   openai: openAiSpeechAdapter,

@@ -31,3 +31,9 @@ export interface UpstreamAdapter {
    */
   carriesUndeclared?(member: string): boolean;
 }
+
+/** One wire format's speech call: pure translation; the reply body is the audio itself. */
+export interface SpeechAdapter {
+  buildRequest(request: CoreRequest, attempt: PlannedAttempt): UpstreamRequest;
+  decodeError(status: number, bodyText: string, headers: Record<string, string>): UpstreamFailure;
+}

@@ -1,5 +1,5 @@
 import type { Candidate } from './context.js';
-import type { EligibilityRule } from './eligibility.js';
+import type { EligibilityRule } from './eligibility-rule.js';
 
 /** Capabilities whose declaration is verified by checks: a failed latest check withholds the promise (rule 1). */
 const CHECKED_PARAMETERS = new Set(['tools', 'structured_outputs']);

@@ -1,12 +1,9 @@
-import type { Candidate } from './context.js';
+import type { EligibilityRule } from './eligibility-rule.js';
 import { PROVIDER_RULES } from './provider-rules.js';
 import { CAPABILITY_RULES } from './capability-rules.js';
 import { INPUT_RULES } from './input-rules.js';
 import { SPEECH_RULES } from './speech-rules.js';
 import { OPERATION_RULES } from './operation-rules.js';
-
-/** A routing rule: the reason an endpoint cannot serve the request, or null when it can. */
-export type EligibilityRule = (candidate: Candidate) => string | null;
 
 const operatorDisabled: EligibilityRule = ({ endpoint }) =>
   endpoint.disabled ? 'disabled by the operator' : null;
@@ -21,7 +18,7 @@ export const ELIGIBILITY_RULES: readonly EligibilityRule[] = [
   ...SPEECH_RULES,
 ];
 
-export function firstRejection(candidate: Candidate): string | null {
+export function firstRejection(candidate: Parameters<EligibilityRule>[0]): string | null {
   for (const rule of ELIGIBILITY_RULES) {
     const reason = rule(candidate);
     if (reason) return reason;

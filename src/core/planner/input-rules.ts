@@ -1,6 +1,6 @@
 import type { EndpointEntry } from '../../catalogue/types.js';
 import type { InputPart } from '../request-facts.js';
-import type { EligibilityRule } from './eligibility.js';
+import type { EligibilityRule } from './eligibility-rule.js';
 import { windowRejection } from './window.js';
 
 /** Why an endpoint cannot take one part of the conversation, or null (rules 10, 11). */

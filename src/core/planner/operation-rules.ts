@@ -1,7 +1,7 @@
 import type { EndpointEntry } from '../../catalogue/types.js';
 import { GatewayError, invalidRequest } from '../errors.js';
 import type { OperationAsk, OperationKind } from '../operation.js';
-import type { EligibilityRule } from './eligibility.js';
+import type { EligibilityRule } from './eligibility-rule.js';
 import type { ResolvedModel } from './model-resolution.js';
 
 /** Outputs served on a route of their own, never as a conversation's reply. */

@@ -1,6 +1,6 @@
 import { exceededCeiling, isFreeEndpoint } from '../../billing/price-ceiling.js';
 import type { EndpointEntry } from '../../catalogue/types.js';
-import type { EligibilityRule } from './eligibility.js';
+import type { EligibilityRule } from './eligibility-rule.js';
 
 /** The names a preference list may use for an endpoint: its provider slug, or slug/quantization. */
 export function endpointTags(endpoint: EndpointEntry): string[] {

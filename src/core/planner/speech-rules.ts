@@ -1,6 +1,6 @@
 import type { EndpointEntry, SpeechEnvelope } from '../../catalogue/types.js';
 import type { SpeechAsk } from '../speech.js';
-import type { EligibilityRule } from './eligibility.js';
+import type { EligibilityRule } from './eligibility-rule.js';
 
 type SpeechCheck = (endpoint: EndpointEntry, envelope: SpeechEnvelope, ask: SpeechAsk) => string | null;
 

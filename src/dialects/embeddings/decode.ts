@@ -1,10 +1,11 @@
 import { invalidRequest } from '../../core/errors.js';
 import type { EmbeddedModality, EmbeddingsAsk, EmbeddingsInput } from '../../core/embeddings.js';
-import type { DecodedOperation, JudgedPart } from '../../core/operation.js';
+import type { DecodedOperation } from '../../core/decoded-operation.js';
+import type { JudgedPart } from '../../core/operation.js';
 import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
 import { singleCallRequest } from '../shared/single-call-request.js';
 import { embeddingsFacts } from './input-facts.js';
-import type { EmbeddingsPart, EmbeddingsRequestBody, MultimodalItemBody } from './schema.js';
+import type { EmbeddingsPart, EmbeddingsRequestBody, InputEntry } from './schema.js';
 
 
 /** Inputs one request may embed (spec 01 limits: string array up to 2,048 entries). */
@@ -32,9 +33,6 @@ export function decodeEmbeddingsRequest(body: EmbeddingsRequestBody, headers: He
   if (session !== undefined) request.sessionId = session;
   return { request, facts: embeddingsFacts(entries), ask };
 }
-
-/** One embedded entry: text, a token array, or a multimodal item. */
-export type InputEntry = string | number[] | MultimodalItemBody;
 
 /** The entries of `input`, each embedded into its own vector. */
 export function inputEntries(input: EmbeddingsRequestBody['input']): InputEntry[] {

@@ -1,7 +1,6 @@
 import { fromUrl, type InputPart, type RequestFacts } from '../../core/request-facts.js';
 import { countText, PER_MEDIA_PART } from '../../core/token-estimate.js';
-import type { InputEntry } from './decode.js';
-import type { EmbeddingsPart } from './schema.js';
+import type { EmbeddingsPart, InputEntry } from './schema.js';
 
 /**
  * What the planner judges of an embeddings batch: the prompt estimate of every entry (the hold),

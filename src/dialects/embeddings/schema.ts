@@ -55,3 +55,6 @@ export const EmbeddingsRequestSchema = Type.Object(
 export type EmbeddingsRequestBody = Omit<Static<typeof EmbeddingsRequestSchema>, 'input'> & {
   input: string | string[] | number[] | number[][] | MultimodalItemBody[];
 };
+
+/** One embedded entry: text, a token array, or a multimodal item. */
+export type InputEntry = string | number[] | MultimodalItemBody;

@@ -1,4 +1,4 @@
-import type { DecodedOperation } from '../../core/operation.js';
+import type { DecodedOperation } from '../../core/decoded-operation.js';
 import type { RerankAsk } from '../../core/rerank.js';
 import { countText } from '../../core/token-estimate.js';
 import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
-import type { DecodedOperation } from '../../core/operation.js';
+import type { DecodedOperation } from '../../core/decoded-operation.js';
 import type { HeaderBag } from '../../dialects/shared/request-headers.js';
 import { answerOperation } from '../../inference/answer-operation.js';
 import type { OperationBinding } from '../../inference/operation-binding.js';

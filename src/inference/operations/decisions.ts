@@ -2,7 +2,7 @@ import { priceAnswer } from '../../billing/settlement.js';
 import { collectReply } from '../../core/collect.js';
 import type { CoreEvent, CoreUsage } from '../../core/events.js';
 import { GatewayError } from '../../core/errors.js';
-import type { DecodedOperation } from '../../core/operation.js';
+import type { DecodedOperation } from '../../core/decoded-operation.js';
 import { planHoldAmount } from '../../core/planner/planner.js';
 import { requestFacts } from '../../core/request-facts.js';
 import type { DecisionCall } from '../../dialects/systemone/decode.js';

@@ -2,8 +2,7 @@ import type { CoreRequest } from '../../core/request.js';
 import type { PlannedAttempt } from '../../core/plan.js';
 import { bearerJsonHeaders } from '../bearer-headers.js';
 import { decodeOpenAiHttpError } from './error.js';
-import type { SpeechAdapter } from '../speech-adapter.js';
-import type { UpstreamRequest } from '../types.js';
+import type { SpeechAdapter, UpstreamRequest } from '../types.js';
 
 /**
  * OpenAI-compatible `POST /audio/speech`: the audio comes back as the body. Settings an endpoint

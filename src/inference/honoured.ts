@@ -1,5 +1,5 @@
-import type { PlannedAttempt } from './plan.js';
-import type { CoreRequest } from './request.js';
+import type { PlannedAttempt } from '../core/plan.js';
+import type { CoreRequest } from '../core/request.js';
 import { adapterFor } from '../upstream/registry.js';
 
 /**
