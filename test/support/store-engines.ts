@@ -15,6 +15,10 @@ export interface StoreEngine {
   openPair(): Promise<[Store, Store]>;
 }
 
+/**
+ * Whether the PostgreSQL test server answers. Where it does not, the PostgreSQL tests are skipped
+ * with the reason printed, except under CI=true, where CI has started one: there the suite fails.
+ */
 async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
   try {
@@ -22,7 +26,9 @@ async function postgresReachable(): Promise<boolean> {
     await client.query('SELECT 1');
     return true;
   } catch (error) {
-    console.warn(`PostgreSQL tests skipped: no server at ${TEST_POSTGRES_URL} (${String(error)})`);
+    const reason = `no PostgreSQL server at ${TEST_POSTGRES_URL} (${String(error)})`;
+    if (process.env.CI === 'true') throw new Error(`CI=true requires PostgreSQL for the store tests: ${reason}`);
+    console.warn(`PostgreSQL tests skipped: ${reason}`);
     return false;
   } finally {
     await client.end().catch(() => undefined);
