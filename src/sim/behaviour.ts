@@ -40,6 +40,8 @@ import { isKnownKey, SETTERS } from './behaviour-keys.js';
  * - `audio=SECONDS`     generated audio as OpenAI sends it: a real WAV (PCM 16-bit mono 8000 Hz,
  *                       silence, up to 60 s) in `message.audio` with the answer as its transcript and
  *                       content null; streamed as `delta.audio` fragments, one per answer token
+ * - `prompt_tokens=N`   usage reports N prompt tokens whatever the prompt held (a provider that
+ *                       counts differently from the gateway's estimate)
  * - `cached=N`          usage.prompt_tokens_details.cached_tokens, clamped to prompt_tokens
  * - `cache_write=N`     usage.prompt_tokens_details.cache_write_tokens, clamped to the prompt
  *                       tokens not already counted as cached
@@ -99,6 +101,8 @@ export interface SimBehaviour {
   image: ImageBehaviour | undefined;
   imageOnly: boolean;
   audioSeconds: number | undefined;
+  /** Prompt tokens to report instead of the counted ones; undefined = counted. */
+  promptTokens: number | undefined;
   cached: number | undefined;
   cacheWrite: number | undefined;
   /** Streamed tool-call dispatch events; undefined = none. */
@@ -132,7 +136,7 @@ export function defaultBehaviour(): SimBehaviour {
     echo: false, usage: true, errorStatus: undefined, retryAfter: undefined, failAfter: undefined,
     disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
     reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,
-    audioSeconds: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
+    audioSeconds: undefined, promptTokens: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
     nativeFinish: undefined, answer: undefined, top: undefined, labels: false,
   };
 }
