@@ -1,5 +1,6 @@
 import type { CoreUsage } from '../core/events.js';
 import type { PlannedAttempt } from '../core/plan.js';
+import type { Uncollected } from './charge-cap.js';
 import type { GenerationRecord } from './types.js';
 
 /** Who a generation belongs to. */
@@ -38,6 +39,8 @@ export interface RecordFacts {
   estimatedPromptTokens: number;
   cost: bigint;
   costLines: GenerationRecord['costLines'];
+  /** What the reported usage priced above `cost`; absent when all of it was charged. */
+  uncollected?: Uncollected;
 }
 
 /** The one place a generation record is built. */
@@ -64,6 +67,7 @@ export function generationRecord(facts: RecordFacts): GenerationRecord {
     estimatedPromptTokens: facts.estimatedPromptTokens,
     cost: facts.cost,
     costLines: facts.costLines,
+    ...(facts.uncollected && { uncollected: facts.uncollected }),
     createdAt: new Date(facts.startedAt),
     latencyMs: facts.firstContentAt !== undefined ? facts.firstContentAt - facts.startedAt : null,
     generationMs: facts.finishedAt !== undefined ? facts.finishedAt - facts.startedAt : null,

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import { isUncollectedReason, type Uncollected } from './charge-cap.js';
 import type { Units } from './money.js';
 import type { CostLine, GenerationReader, GenerationRecord } from './types.js';
 
@@ -23,10 +24,12 @@ export function createGenerationReader(store: Store): GenerationReader {
 
 /**
  * The stored form of a record. When not `charged` (a released hold), its cost and the amounts of its
- * priced lines are stored as 0 while the quantities stay, so the record says what was waived.
+ * priced lines are stored as 0 while the quantities stay, so the record says what was waived; nothing
+ * is then uncollected, since nothing was collected.
  */
 export function generationToRow(record: GenerationRecord, charged: boolean): Insertable<GenerationsTable> {
   const cost: Units = charged ? record.cost : 0n;
+  const uncollected = charged ? record.uncollected : undefined;
   return {
     id: record.id,
     account_id: record.accountId,
@@ -51,6 +54,8 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
     estimated_prompt_tokens: record.estimatedPromptTokens,
     cost_units: cost.toString(),
     cost_lines: JSON.stringify(record.costLines.map((line) => storedLine(line, charged))),
+    uncollected_units: uncollected ? uncollected.amount.toString() : null,
+    uncollected_reason: uncollected ? uncollected.reasons.join(',') : null,
     created_at: record.createdAt.getTime(),
     latency_ms: record.latencyMs,
     generation_ms: record.generationMs,
@@ -96,6 +101,7 @@ export function generationFromRow(row: GenerationRow): GenerationRecord {
     estimatedPromptTokens: row.estimated_prompt_tokens,
     cost: BigInt(row.cost_units),
     costLines: parseLines(row.cost_lines),
+    ...storedUncollected(row.uncollected_units, row.uncollected_reason),
     createdAt: new Date(row.created_at),
     latencyMs: row.latency_ms,
     generationMs: row.generation_ms,
@@ -108,6 +114,13 @@ export function generationFromRow(row: GenerationRow): GenerationRecord {
 /** An unreported count stays absent (undefined), never 0. */
 function optionalCount<K extends string>(name: K, value: number | null): Partial<Record<K, number>> {
   return value === null ? {} : ({ [name]: value } as Record<K, number>);
+}
+
+function storedUncollected(units: string | null, reason: string | null): { uncollected?: Uncollected } {
+  if (units === null) return {};
+  const reasons = (reason ?? '').split(',');
+  if (!reasons.every(isUncollectedReason)) throw new Error(`stored generation has unknown uncollected reason ${JSON.stringify(reason)}`);
+  return { uncollected: { amount: BigInt(units), reasons } };
 }
 
 function parseStatus(status: string): GenerationRecord['status'] {

@@ -62,6 +62,8 @@ async function finish(
   at: Date,
 ): Promise<void> {
   if (record && record.cost < 0n) throw new RangeError('a generation cost cannot be negative');
+  // Billing is prepaid: the hold is the most a request may cost (settlement caps the charge to it).
+  if (charged && record && record.cost > held.amount) throw new RangeError('a charge cannot exceed its hold');
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
     const account = await lockedAccount(tables, held.accountId);

@@ -3,10 +3,12 @@ import type { CoreUsage } from '../core/events.js';
 import type { CoreRequest } from '../core/request.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { GatewayError } from '../core/errors.js';
+import { capCharge, usageWithinCeiling, type Uncollected } from './charge-cap.js';
+import { computeCharacterCost } from './character-pricing.js';
 import { computeCost, type CostResult } from './pricing.js';
-import { toUsdNumber } from './money.js';
+import { toUsdNumber, type Units } from './money.js';
 import { generationRecord, type GenerationOwner } from './generation-record.js';
-import type { Hold, Ledger } from './types.js';
+import type { CostLine, Hold, Ledger } from './types.js';
 
 /** What became of one held request: the facts its settlement prices and records. */
 export interface GenerationOutcome {
@@ -16,6 +18,11 @@ export interface GenerationOutcome {
   request: CoreRequest;
   /** The attempt that answered; undefined when none did. */
   attempt?: PlannedAttempt;
+  /**
+   * Upstream calls the hold covers, each up to the attempt's held ceiling (typed decisions: one per
+   * question); default 1.
+   */
+  calls?: number;
   estimatedPromptTokens: number;
   streamed: boolean;
   startedAt: number;
@@ -43,16 +50,39 @@ export const chargeNothing: OutcomePricer = () => ({ cost: 0n, lines: [] });
 export const priceAnswer: OutcomePricer = (pricing, outcome, now) =>
   computeCost(pricing, outcome.usage ?? {}, { estimatedPromptTokens: outcome.estimatedPromptTokens, now });
 
+/** Speech: per input character, counted before sending. */
+export const priceCharacters: OutcomePricer = (pricing, outcome, now) =>
+  computeCharacterCost(pricing, outcome.request.speech?.characters ?? 0, now);
+
+/** A charge cut below what the endpoint's reported usage priced at: what an operator watches per endpoint. */
+export interface Overrun extends Uncollected {
+  generationId: string;
+  endpointId: string;
+}
+
+export interface SettleOptions {
+  /** Default `priceAnswer`; a call that is not a conversation brings its own. */
+  price?: OutcomePricer;
+  /** Told once the settlement is written, when the charge was cut. */
+  onOverrun?(overrun: Overrun): void;
+}
+
+interface Settled {
+  charge: Units;
+  lines: CostLine[];
+  uncollected?: Uncollected;
+}
+
 /**
- * Closes a held request: prices the reported usage at the serving endpoint's prices (a call that is
- * not a conversation brings its own pricer), then settles the hold and writes the generation record
- * in one ledger transaction. Returns the charge in USD.
+ * Closes a held request: prices the reported usage at the serving endpoint's prices, caps the charge
+ * at the hold (see charge-cap.ts), then settles the hold and writes the generation record in one
+ * ledger transaction. Returns the charge in USD.
  */
-export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: GenerationOutcome, price: OutcomePricer = priceAnswer): Promise<number> {
+export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: GenerationOutcome, options: SettleOptions = {}): Promise<number> {
   const now = new Date();
-  const charged = outcome.attempt !== undefined && outcome.refused !== true;
-  const priced = outcome.attempt && charged ? price(outcome.attempt.endpoint.pricing, outcome, now) : { cost: 0n, lines: [] };
-  const { request } = outcome;
+  const { attempt, request } = outcome;
+  const charged = attempt !== undefined && outcome.refused !== true;
+  const settled: Settled = attempt && charged ? chargeWithinHold(attempt, outcome, hold, options.price ?? priceAnswer, now) : { charge: 0n, lines: [] };
   const record = generationRecord({
     ...outcome,
     owner: outcome.key,
@@ -63,10 +93,25 @@ export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: Gene
       metadata: request.metadata ?? null,
     },
     finishedAt: now.getTime(),
-    cost: priced.cost,
-    costLines: priced.lines,
+    cost: settled.charge,
+    costLines: settled.lines,
+    ...(settled.uncollected && { uncollected: settled.uncollected }),
   });
   if (charged) await ledger.settle(hold, record);
   else await ledger.release(hold, record);
-  return toUsdNumber(priced.cost);
+  if (attempt && settled.uncollected) options.onOverrun?.({ generationId: outcome.generationId, endpointId: attempt.endpoint.id, ...settled.uncollected });
+  return toUsdNumber(settled.charge);
+}
+
+/**
+ * The charge of a served outcome: its usage priced with the output cut at the held ceiling, at most
+ * the hold. The cost lines price the usage as reported.
+ */
+function chargeWithinHold(attempt: PlannedAttempt, outcome: GenerationOutcome, hold: Hold, price: OutcomePricer, now: Date): Settled {
+  const { pricing } = attempt.endpoint;
+  const reported = price(pricing, outcome, now);
+  const usage = outcome.usage && usageWithinCeiling(outcome.usage, attempt.heldCeiling * (outcome.calls ?? 1));
+  const withinCeiling = usage === outcome.usage ? reported : price(pricing, { ...outcome, usage }, now);
+  const capped = capCharge({ reported: reported.cost, withinCeiling: withinCeiling.cost }, hold.amount);
+  return { charge: capped.charge, lines: reported.lines, ...(capped.uncollected && { uncollected: capped.uncollected }) };
 }

@@ -1,3 +1,4 @@
+import type { Uncollected } from './charge-cap.js';
 import type { Units } from './money.js';
 
 export interface HoldRequest {
@@ -39,9 +40,15 @@ export interface GenerationRecord {
   reasoningTokens?: number;
   /** Our own estimate of the prompt, used for the hold. */
   estimatedPromptTokens: number;
+  /** What was charged: never more than the hold. */
   cost: Units;
-  /** Per price key: the quantity charged and its amount, plus unpriced quantities. */
+  /**
+   * Per price key: the quantity as reported and its amount, plus unpriced quantities. They add up to
+   * `cost` plus `uncollected.amount`.
+   */
   costLines: CostLine[];
+  /** What the reported usage priced above the charge, and why; absent when all of it was charged. */
+  uncollected?: Uncollected;
   createdAt: Date;
   /** ms from request arrival to the first content byte (streams) or to the reply. */
   latencyMs: number | null;
@@ -62,7 +69,10 @@ export interface CostLine {
 export interface Ledger {
   /** Reserves `amount` against the spendable balance atomically; throws 402 GatewayError when it can't. */
   hold(request: HoldRequest): Promise<Hold>;
-  /** Charges `record.cost`, releases the hold and writes the record, in one transaction. */
+  /**
+   * Charges `record.cost`, releases the hold and writes the record, in one transaction. A cost above
+   * the hold is refused (RangeError): settlement caps the charge first.
+   */
   settle(hold: Hold, record: GenerationRecord): Promise<void>;
   /** Releases a hold without charging (record written when given, with cost 0). */
   release(hold: Hold, record?: GenerationRecord): Promise<void>;

@@ -5,6 +5,7 @@ import type { CatalogueSource } from '../catalogue/source.js';
 import type { InferenceExecutor } from '../inference/executor.js';
 import type { InferenceServices } from '../inference/services.js';
 import type { LiveEndpointState } from '../stats/endpoint-state.js';
+import type { OverrunCounter } from '../stats/overrun-counter.js';
 import type { RateLimiters } from './rate-limit.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
@@ -15,6 +16,7 @@ export interface Services extends InferenceServices {
   generations: GenerationReader;
   executor: InferenceExecutor;
   state: LiveEndpointState;
+  overruns: OverrunCounter;
   logger: Logger;
   limiters: RateLimiters;
   settings: HttpSettings;

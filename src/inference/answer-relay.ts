@@ -1,5 +1,4 @@
-import { computeCharacterCost } from '../billing/character-pricing.js';
-import { chargeNothing, type OutcomePricer } from '../billing/settlement.js';
+import { chargeNothing, priceCharacters } from '../billing/settlement.js';
 import type { UpstreamFailure } from '../core/events.js';
 import { failureToError } from '../core/failure-error.js';
 import { SPEECH_CONTENT_TYPES } from '../core/speech.js';
@@ -19,9 +18,6 @@ export type RelayPart =
   | { type: 'bytes'; chunk: Uint8Array }
   /** The body broke off (or its charge could not be recorded): close without finishing the body. */
   | { type: 'broken' };
-
-/** Speech is charged per input character, counted before sending. */
-const priceCharacters: OutcomePricer = (pricing, outcome, now) => computeCharacterCost(pricing, outcome.request.speech?.characters ?? 0, now);
 
 /**
  * Answers a speech request as the parts to write: the audio of the first endpoint that sends

@@ -15,6 +15,7 @@ export function startOutcome(prepared: PreparedInference, streamed: boolean): Ge
     generationId: prepared.call.generationId,
     key: prepared.call.key,
     request: prepared.request,
+    calls: prepared.calls,
     estimatedPromptTokens: prepared.promptTokens,
     streamed,
     startedAt: prepared.startedAt,

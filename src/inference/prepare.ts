@@ -1,6 +1,5 @@
 import type { CoreRequest } from '../core/request.js';
 import type { Hold } from '../billing/types.js';
-import type { Units } from '../billing/money.js';
 import { requestFacts, type RequestFacts } from '../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../core/planner/planner.js';
 import type { InferenceCall } from './call.js';
@@ -12,6 +11,8 @@ export interface PreparedInference {
   request: CoreRequest;
   plan: RankedPlan;
   hold: Hold;
+  /** Upstream calls the hold covers, each up to its attempt's held ceiling. */
+  calls: number;
   /** The prompt estimate the generation record keeps. */
   promptTokens: number;
   startedAt: number;
@@ -19,10 +20,10 @@ export interface PreparedInference {
 
 export interface PrepareOptions {
   /**
-   * The credit a plan needs, where the route's charge is not one chat call's prompt and ceiling
-   * (several calls, characters); default the dearest attempt's estimate.
+   * Upstream calls one request makes on the endpoint that answers (typed decisions: one per
+   * question), each held at the plan's dearest estimate; default 1.
    */
-  holdAmount?(plan: RankedPlan): Units;
+  calls?: number;
   /** What the planner judges, where the prompt is not `messages` (embeddings, rerank); default read from the request. */
   facts?: RequestFacts;
   /** The prompt estimate to record when it is not the planned one (several calls summed). */
@@ -51,13 +52,14 @@ export async function prepareInference(
     now: new Date(startedAt),
   });
   if (!outcome.ok) throw outcome.error;
+  const calls = options.calls ?? 1;
   const hold = await services.ledger.hold({
     generationId: call.generationId,
     accountId: key.accountId,
     workspaceId: key.workspaceId,
     keyId: key.keyId,
-    amount: options.holdAmount ? options.holdAmount(outcome.plan) : planHoldAmount(outcome.plan),
+    amount: planHoldAmount(outcome.plan) * BigInt(calls),
   });
   const promptTokens = options.recordedPromptTokens ?? facts.promptTokens;
-  return { call, request, plan: outcome.plan, hold, promptTokens, startedAt };
+  return { call, request, plan: outcome.plan, hold, calls, promptTokens, startedAt };
 }

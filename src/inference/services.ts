@@ -3,6 +3,7 @@ import type { Ledger } from '../billing/types.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { EndpointStateView } from '../core/planner/context.js';
 import type { LiveEndpointState } from '../stats/endpoint-state.js';
+import type { OverrunCounter } from '../stats/overrun-counter.js';
 import type { InferenceExecutor } from './executor.js';
 
 /** Live endpoint state as the pipeline uses it: the planner's view, and what a served answer feeds. */
@@ -14,5 +15,7 @@ export interface InferenceServices {
   state: PipelineEndpointState;
   ledger: Ledger;
   executor: InferenceExecutor;
+  /** Fed by every settlement whose charge was cut below the reported usage's price. */
+  overruns: Pick<OverrunCounter, 'record'>;
   logger: Pick<Logger, 'error' | 'warn'>;
 }

@@ -1,4 +1,5 @@
-import { settleGeneration, type GenerationOutcome, type OutcomePricer } from '../billing/settlement.js';
+import { formatUsd } from '../billing/money.js';
+import { settleGeneration, type GenerationOutcome, type OutcomePricer, type Overrun } from '../billing/settlement.js';
 import { GatewayError } from '../core/errors.js';
 import { AllAttemptsFailed } from './executor.js';
 import { unansweredError } from './outcome.js';
@@ -10,28 +11,46 @@ export function unrecordedError(): GatewayError {
   return new GatewayError('server_unavailable', 'The answer could not be recorded; repeat the request');
 }
 
+/** The services a settlement uses: the ledger, the log, and the overrun counter it feeds. */
+export type SettlementServices = Pick<InferenceServices, 'ledger' | 'logger' | 'overruns'>;
+
 /**
  * Settles the generation. When the ledger cannot (database unreachable) the failure is logged and
  * the charge is undefined: the reply then ends without its usage (or answers 503 when nothing was
  * sent yet), and the hold expires and is released by the reconciler, so nothing is charged twice.
+ * A charge cut below the reported usage's price is counted per endpoint and logged.
  */
 export async function settleOrLog(
-  services: Pick<InferenceServices, 'ledger' | 'logger'>,
+  services: SettlementServices,
   prepared: PreparedInference,
   outcome: GenerationOutcome,
   price?: OutcomePricer,
 ): Promise<number | undefined> {
   try {
-    return await settleGeneration(services.ledger, prepared.hold, outcome, price);
+    return await settleGeneration(services.ledger, prepared.hold, outcome, {
+      ...(price && { price }),
+      onOverrun: (overrun) => noteOverrun(services, overrun),
+    });
   } catch (error) {
     services.logger.error({ err: error, generation: outcome.generationId }, 'settlement failed');
     return undefined;
   }
 }
 
+/** An endpoint reported usage pricing above what the request was held for: counted, and one warning. */
+function noteOverrun(services: Pick<SettlementServices, 'logger' | 'overruns'>, overrun: Overrun): void {
+  services.overruns.record(overrun.endpointId, overrun.amount);
+  services.logger.warn({
+    endpoint: overrun.endpointId,
+    generation: overrun.generationId,
+    uncollected_usd: formatUsd(overrun.amount),
+    reason: overrun.reasons.join(','),
+  }, 'usage reported past the hold was not charged');
+}
+
 /** Settles a whole answer and returns its charge; a charge that could not be recorded is the 503. */
 export async function settleOrRefuse(
-  services: Pick<InferenceServices, 'ledger' | 'logger'>,
+  services: SettlementServices,
   prepared: PreparedInference,
   outcome: GenerationOutcome,
   price?: OutcomePricer,
@@ -47,7 +66,7 @@ export async function settleOrRefuse(
  * rethrown as is).
  */
 export async function settleUnanswered(
-  services: Pick<InferenceServices, 'ledger' | 'logger'>,
+  services: SettlementServices,
   prepared: PreparedInference,
   outcome: GenerationOutcome,
   error: unknown,

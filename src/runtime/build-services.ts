@@ -9,6 +9,7 @@ import type { HttpSettings, Services } from '../http/services.js';
 import { Executor } from '../inference/executor.js';
 import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
 import { LiveEndpointState } from '../stats/endpoint-state.js';
+import { MemoryOverrunCounter } from '../stats/overrun-counter.js';
 import type { Store } from '../store/store.js';
 import { Transport, type UpstreamTransport } from '../upstream/transport.js';
 import type { BackgroundTask } from './background.js';
@@ -49,6 +50,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     generations: createGenerationReader(store),
     executor: new Executor(transport, state.health),
     state,
+    overruns: new MemoryOverrunCounter(),
     logger,
     limiters: {
       perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),

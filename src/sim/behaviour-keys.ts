@@ -119,6 +119,7 @@ export const SETTERS = {
   image_url: imageUrl,
   image_only: (b, v) => flag('image_only', v, () => { b.imageOnly = true; }),
   audio: audioSeconds,
+  prompt_tokens: (b, v) => count('prompt_tokens', v, (n) => { b.promptTokens = n; }),
   cached: (b, v) => count('cached', v, (n) => { b.cached = n; }),
   cache_write: (b, v) => count('cache_write', v, (n) => { b.cacheWrite = n; }),
   dispatch: dispatchFlag('dispatch', () => undefined),

@@ -12,7 +12,7 @@ export function defaultBehaviour(): SimBehaviour {
     echo: false, usage: true, errorStatus: undefined, retryAfter: undefined, failAfter: undefined,
     disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
     reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,
-    audioSeconds: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
+    audioSeconds: undefined, promptTokens: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
     nativeFinish: undefined, answer: undefined, top: undefined, labels: false,
   };
 }

@@ -59,7 +59,7 @@ export async function handleCompletion(res: ServerResponse, parsed: ParsedBody, 
   if (behaviour.errorStatus !== undefined) return replyFailure(res, behaviour, behaviour.errorStatus);
   const created = Math.floor(Date.now() / 1000);
   const planning = { ...body, messages: [{ role: 'user', content: prompt }] };
-  const plan = { ...planReply({ body: planning, behaviour: { ...behaviour, tools: false }, sequence, created }), promptTokens: countTextPromptTokens(prompt) };
+  const plan = { ...planReply({ body: planning, behaviour: { ...behaviour, tools: false }, sequence, created }), promptTokens: behaviour.promptTokens ?? countTextPromptTokens(prompt) };
   const shape: CompletionShape = {
     meta: { id: `cmpl-sim${sequence}`, created, model },
     echo: body.echo === true ? prompt : undefined,

@@ -113,7 +113,7 @@ export function planReply(planned: PlanInput): ReplyPlan {
   const messages = messageList(planned.body);
   const input = { ...planned, behaviour: withLabelAnswer(planned.behaviour, lastUserText(messages)) };
   const { body, behaviour } = input;
-  const promptTokens = countPromptTokens(messages);
+  const promptTokens = behaviour.promptTokens ?? countPromptTokens(messages);
   const { tokens, ...answer } = planAnswer(input, messages);
   const reasoningTokens = reasoningCount(body, behaviour);
   const cachedTokens = behaviour.cached === undefined ? undefined : Math.min(behaviour.cached, promptTokens);

@@ -38,6 +38,8 @@
  * - `audio=SECONDS`     generated audio as OpenAI sends it: a real WAV (PCM 16-bit mono 8000 Hz,
  *                       silence, up to 60 s) in `message.audio` with the answer as its transcript and
  *                       content null; streamed as `delta.audio` fragments, one per answer token
+ * - `prompt_tokens=N`   usage reports N prompt tokens whatever the prompt held (a provider that
+ *                       counts differently from the gateway's estimate)
  * - `cached=N`          usage.prompt_tokens_details.cached_tokens, clamped to prompt_tokens
  * - `cache_write=N`     usage.prompt_tokens_details.cache_write_tokens, clamped to the prompt
  *                       tokens not already counted as cached
@@ -97,6 +99,8 @@ export interface SimBehaviour {
   image: ImageBehaviour | undefined;
   imageOnly: boolean;
   audioSeconds: number | undefined;
+  /** Prompt tokens to report instead of the counted ones; undefined = counted. */
+  promptTokens: number | undefined;
   cached: number | undefined;
   cacheWrite: number | undefined;
   /** Streamed tool-call dispatch events; undefined = none. */

@@ -95,6 +95,10 @@ export interface GenerationsTable {
   cost_units: string;
   /** JSON text: [{key, quantity, amount (integer string or null)}]. */
   cost_lines: string;
+  /** What the reported usage priced above the charge (integer string), or null when all was charged. */
+  uncollected_units: string | null;
+  /** Why, comma-separated (`completion_over_ceiling`, `over_hold`), or null. */
+  uncollected_reason: string | null;
   created_at: number;
   latency_ms: number | null;
   generation_ms: number | null;

@@ -341,6 +341,16 @@ export const ADAPTER_CASES: readonly AdapterCase[] = [
     ],
   },
   {
+    name: 'a prompt count other than the prompt held',
+    model: 'sim;prompt_tokens=500;tokens=2',
+    expected: (x) => [
+      x.meta('sim;prompt_tokens=500;tokens=2'),
+      ...x.text(0, ANSWER.slice(0, 2)),
+      x.finish('stop'),
+      x.usage({ promptTokens: 500, completionTokens: 2 }),
+    ],
+  },
+  {
     name: 'the request body echoed',
     model: 'sim;echo',
     wiresDiffer: 'each wire echoes its own request body',

@@ -13,6 +13,8 @@ interface GenerationData {
   tokens_completion: number | null;
   total_cost: number;
   cost_usd: string;
+  uncollected_usd: string | null;
+  uncollected_reason: string | null;
 }
 
 interface ChatReply {
@@ -50,7 +52,7 @@ async function chat(stream: boolean): Promise<{ id: string; promptTokens: number
 }
 
 describe('GET /generation', () => {
-  it.each([false, true])('reads back the record of a reply (stream %s) with the same exact cost', async (stream) => {
+  it.each([false, true])('reads back the record of a reply (stream %s) with the same exact cost, nothing uncollected', async (stream) => {
     const answered = await chat(stream);
     const reply = await send(harness, { path: `/generation?id=${answered.id}` });
     expect(reply.status).toBe(200);
@@ -65,6 +67,8 @@ describe('GET /generation', () => {
     expect(data.tokens_completion).toBe(8);
     expect(data.cost_usd).toBe(formatUsd(exact));
     expect(data.total_cost).toBe(answered.cost);
+    expect(data.uncollected_usd).toBeNull();
+    expect(data.uncollected_reason).toBeNull();
   });
 
   it("another account's key gets 404 for a generation it does not own", async () => {

@@ -20,7 +20,11 @@ export function registerGenerationRoute(app: FastifyInstance, services: Services
   });
 }
 
-/** The public form of a generation record; unreported counts are null, never 0. */
+/**
+ * The public form of a generation record; unreported counts are null, never 0. The cost lines price
+ * the usage as reported; `uncollected_usd` is what they add up to beyond the charge (null when all
+ * of it was charged), `uncollected_reason` why.
+ */
 export function renderGeneration(record: GenerationRecord): Record<string, unknown> {
   return {
     id: record.id,
@@ -47,6 +51,8 @@ export function renderGeneration(record: GenerationRecord): Record<string, unkno
       quantity: line.quantity,
       amount_usd: line.amount === null ? null : formatUsd(line.amount),
     })),
+    uncollected_usd: record.uncollected ? formatUsd(record.uncollected.amount) : null,
+    uncollected_reason: record.uncollected ? record.uncollected.reasons.join(',') : null,
     created_at: record.createdAt.toISOString(),
     latency_ms: record.latencyMs,
     generation_time_ms: record.generationMs,

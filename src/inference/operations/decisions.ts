@@ -3,7 +3,6 @@ import { collectReply } from '../../core/collect.js';
 import type { CoreEvent, CoreUsage } from '../../core/events.js';
 import { GatewayError } from '../../core/errors.js';
 import type { DecodedOperation } from '../../core/decoded-operation.js';
-import { planHoldAmount } from '../../core/planner/planner.js';
 import { requestFacts } from '../../core/request-facts.js';
 import type { DecisionCall } from '../../dialects/systemone/decode.js';
 import { encodeDecisionReply, readAnswers, type ReadAnswers } from '../../dialects/systemone/encode-reply.js';
@@ -25,7 +24,7 @@ export interface DecisionResult {
  */
 export const decisionsOperation: OperationBinding<DecisionCall, DecisionResult> = {
   prepareOptions: (call) => ({
-    holdAmount: (plan) => planHoldAmount(plan) * BigInt(call.questions.length),
+    calls: call.questions.length,
     recordedPromptTokens: call.questions.reduce((sum, entry) => sum + requestFacts(entry.request).promptTokens, 0),
   }),
   async execute(executor, call, plan, signal) {

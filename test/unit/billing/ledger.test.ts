@@ -152,6 +152,17 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       expect(await money(fixture.store)).toEqual({ balance: parseUsd('4.6'), reserved: 0n });
     });
 
+    it('a charge above its hold is refused, writing nothing: the hold stays until released', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store);
+      const hold = await ledger.hold(request(fixture, 'g1', parseUsd('0.3')));
+      await expect(ledger.settle(hold, record(fixture, 'g1', parseUsd('0.300000000000000000000001')))).rejects.toThrow(RangeError);
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('5'), reserved: parseUsd('0.3') });
+      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toBeNull();
+      await ledger.settle(hold, record(fixture, 'g1', parseUsd('0.3')));
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('4.7'), reserved: 0n });
+    });
+
     it('negative amounts are refused', async () => {
       const fixture = await funded('5');
       const ledger = createLedger(fixture.store);
@@ -170,6 +181,18 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       const stored = await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId);
       expect(stored).toEqual(generation);
       expect(stored && 'cachedTokens' in stored).toBe(false);
+    });
+
+    it('what went uncollected reads back with its reasons; a released record keeps none', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store);
+      const uncollected = { amount: parseUsd('0.004000000000000000000001'), reasons: ['completion_over_ceiling' as const, 'over_hold' as const] };
+      const settled = { ...record(fixture, 'g1', parseUsd('0.3')), uncollected };
+      await ledger.settle(await ledger.hold(request(fixture, 'g1', parseUsd('0.3'))), settled);
+      const reader = createGenerationReader(fixture.store);
+      expect(await reader.get('g1', fixture.owner.accountId)).toEqual(settled);
+      await ledger.release(await ledger.hold(request(fixture, 'g2', parseUsd('0.3'))), { ...record(fixture, 'g2', parseUsd('0.3')), uncollected });
+      expect(await reader.get('g2', fixture.owner.accountId)).not.toHaveProperty('uncollected');
     });
 
     it('a record is not readable from another account', async () => {

@@ -12,6 +12,7 @@ import { AllAttemptsFailed, type Answer, type InferenceExecutor } from '../../..
 import { prepareInference } from '../../../src/inference/prepare.js';
 import type { InferenceServices } from '../../../src/inference/services.js';
 import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
+import { MemoryOverrunCounter } from '../../../src/stats/overrun-counter.js';
 import { catalogueOf, endpoint, model } from '../../fixtures/planner/catalogue-yaml.js';
 
 const catalogue = catalogueOf([model('acme/chat', [endpoint('alpha')])]);
@@ -129,7 +130,8 @@ interface Run {
 async function start(script: StreamScript): Promise<Run> {
   const ledger = new RecordingLedger();
   const executor = new ScriptedExecutor(script);
-  const services: InferenceServices = { catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, executor, logger: pino({ level: 'silent' }) };
+  const services: InferenceServices = { catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, executor,
+    overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }) };
   const caller = new AbortController();
   const restart = new AbortController();
   const call = { key: KEY, generationId: 'gen-1', signal: caller.signal, restart: restart.signal };

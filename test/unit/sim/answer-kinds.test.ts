@@ -9,6 +9,17 @@ interface ErrorReply {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
+describe('prompt_tokens', () => {
+  it('prompt_tokens=N reports N prompt tokens whatever the prompt held, whole and streamed', async () => {
+    const counted = await sim.json<SimReply>({ model: 'chat;tokens=2', messages: userMessage('a short prompt') });
+    expect(counted.usage?.prompt_tokens).toBeLessThan(900);
+    const whole = await sim.json<SimReply>({ model: 'chat;tokens=2;prompt_tokens=900', messages: userMessage('a short prompt') });
+    expect(whole.usage).toMatchObject({ prompt_tokens: 900, completion_tokens: 2, total_tokens: 902 });
+    const text = await sim.stream({ model: 'chat;tokens=2;prompt_tokens=900', stream_options: { include_usage: true }, messages: userMessage('a short prompt') });
+    expect(chatChunks(text).at(-1)?.usage).toMatchObject({ prompt_tokens: 900, completion_tokens: 2 });
+  });
+});
+
 describe('cached and cache_write', () => {
   it('cached=N reports prompt_tokens_details.cached_tokens N', async () => {
     const reply = await sim.json<SimReply>({ model: 'chat;cached=2', messages: userMessage('a longer prompt than two tokens') });
