@@ -14,7 +14,8 @@ export function bodyTooLargeError(limitBytes: number): GatewayError {
   return new GatewayError('payload_too_large', `body: larger than the ${describeLimit(limitBytes)} limit`);
 }
 
-function describeLimit(bytes: number): string {
+/** `8 MiB (8388608-byte)`: a size limit as messages name it. */
+export function describeLimit(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB (${bytes}-byte)`;
   if (bytes % 1024 === 0) return `${bytes / 1024} KiB (${bytes}-byte)`;
   return `${bytes}-byte`;
