@@ -22,13 +22,14 @@ export function describeLimit(bytes: number): string {
 }
 
 /**
- * Answers a body refused for its size while the caller may still be sending it. Fastify refuses it
- * before reading when Content-Length is over the limit, or stops reading once the bytes pass it; left
- * to Node, the reply would end with `Connection: close` and the socket be destroyed with the rest of
- * the body unread, so the caller, still writing, meets a reset (EPIPE) instead of the answer. Here
- * the whole answer (with its Content-Length) is written at once, the rest of the body is read and
- * dropped, and only then does the reply end and the connection close, cleanly. A caller sending far
- * more, or for too long, is cut off after DRAIN_BYTES or DRAIN_MS.
+ * Answers a request refused while the caller may still be sending its body (a body over the limit,
+ * a request arriving during the restart drain), then closes the connection. Fastify refuses a body
+ * for its size before reading when Content-Length is over the limit, or stops reading once the bytes
+ * pass it; left to Node, the reply would end with `Connection: close` and the socket be destroyed
+ * with the rest of the body unread, so the caller, still writing, meets a reset (EPIPE) instead of
+ * the answer. Here the whole answer (with its Content-Length) is written at once, the rest of the
+ * body is read and dropped, and only then does the reply end and the connection close, cleanly. A
+ * caller sending far more, or for too long, is cut off after DRAIN_BYTES or DRAIN_MS.
  */
 export function sendWhileDraining(request: FastifyRequest, reply: FastifyReply, error: GatewayError, errorBody: unknown): FastifyReply {
   const body = JSON.stringify(errorBody);
