@@ -136,6 +136,18 @@ describe('a head Node refuses is answered in the shared envelope', () => {
     expect(expectServerRefusal(text, 400, 'invalid_request').message).toMatch(/^request: malformed HTTP request \(.+\)$/);
   });
 
+  it('a malformed chunked body on an inference route is refused by the route: its envelope, with a generation that reads back', async () => {
+    const text = await rawExchange(harness.baseUrl, `${head('/messages', ['Transfer-Encoding: chunked'])}5\r\n{"mod\r\nzz\r\n`);
+    const answer = firstAnswer(text);
+    expect(answer.status, text).toBe(400);
+    expect(answer.headers['connection']).toBe('close');
+    expect(answer.json).toMatchObject({ type: 'error', error: { code: 400, metadata: { error_type: 'invalid_request' } } });
+    expect((answer.json as { error: { message: string } }).error.message).toMatch(/^request: malformed HTTP request \(.+\)$/);
+    const id = answer.headers['x-generation-id'];
+    const generation = await send(harness, { path: `/generation?id=${id}` });
+    expect(generation.json).toMatchObject({ data: { id, status: 'error', error: { code: 400 } } });
+  });
+
   it('a duplicate Content-Length is named', async () => {
     const text = await rawExchange(harness.baseUrl, malformed[4]?.[1] ?? '');
     expect(expectServerRefusal(text, 400, 'invalid_request').message).toBe('request: malformed HTTP request (Duplicate Content-Length)');
