@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, errorType: 'not_found' },
   client_timeout: { status: 408, errorType: 'timeout' },
   payload_too_large: { status: 413, errorType: 'payload_too_large' },
+  headers_too_large: { status: 431, errorType: 'invalid_request' },
   unsupported_output: { status: 422, errorType: 'unsupported_output' },
   rate_limit_exceeded: { status: 429, errorType: 'rate_limit_exceeded' },
   provider_rate_limited: { status: 429, errorType: 'provider_overloaded' },

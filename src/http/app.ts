@@ -3,6 +3,8 @@ import swagger from '@fastify/swagger';
 import type { Services } from './services.js';
 import { registerErrorEnvelope } from './error-envelope.js';
 import { registerDrain } from './drain.js';
+import { clientErrorHandler } from './client-error.js';
+import { requestTimeoutOptions } from './request-timeouts.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { refusalRecorder } from './refusal-record.js';
 import { registerScope } from './scopes.js';
@@ -26,6 +28,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     loggerInstance: services.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: services.settings.bodyLimitBytes,
+    ...requestTimeoutOptions(services.settings),
+    clientErrorHandler: clientErrorHandler(services.settings, services.logger),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, discriminator: true } },
     return503OnClosing: false,
   });

@@ -14,20 +14,22 @@ export function bodyTooLargeError(limitBytes: number): GatewayError {
   return new GatewayError('payload_too_large', `body: larger than the ${describeLimit(limitBytes)} limit`);
 }
 
-function describeLimit(bytes: number): string {
+/** `8 MiB (8388608-byte)`: a size limit as messages name it. */
+export function describeLimit(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB (${bytes}-byte)`;
   if (bytes % 1024 === 0) return `${bytes / 1024} KiB (${bytes}-byte)`;
   return `${bytes}-byte`;
 }
 
 /**
- * Answers a body refused for its size while the caller may still be sending it. Fastify refuses it
- * before reading when Content-Length is over the limit, or stops reading once the bytes pass it; left
- * to Node, the reply would end with `Connection: close` and the socket be destroyed with the rest of
- * the body unread, so the caller, still writing, meets a reset (EPIPE) instead of the answer. Here
- * the whole answer (with its Content-Length) is written at once, the rest of the body is read and
- * dropped, and only then does the reply end and the connection close, cleanly. A caller sending far
- * more, or for too long, is cut off after DRAIN_BYTES or DRAIN_MS.
+ * Answers a request refused while the caller may still be sending its body (a body over the limit,
+ * a request arriving during the restart drain), then closes the connection. Fastify refuses a body
+ * for its size before reading when Content-Length is over the limit, or stops reading once the bytes
+ * pass it; left to Node, the reply would end with `Connection: close` and the socket be destroyed
+ * with the rest of the body unread, so the caller, still writing, meets a reset (EPIPE) instead of
+ * the answer. Here the whole answer (with its Content-Length) is written at once, the rest of the
+ * body is read and dropped, and only then does the reply end and the connection close, cleanly. A
+ * caller sending far more, or for too long, is cut off after DRAIN_BYTES or DRAIN_MS.
  */
 export function sendWhileDraining(request: FastifyRequest, reply: FastifyReply, error: GatewayError, errorBody: unknown): FastifyReply {
   const body = JSON.stringify(errorBody);

@@ -33,6 +33,15 @@ export interface HttpSettings {
   rateLimits: { perKeyPerMinute: number; perAddressPerMinute: number };
   /** How long a draining instance lets requests in flight finish before ending them with a restart 503. */
   drainGraceMs: number;
+  /** How long a connection may take to send a request's head (request line and headers). */
+  headersTimeoutMs: number;
+  /**
+   * How long a request may take to arrive whole, head and body, from its first byte; at least
+   * `headersTimeoutMs`. Only receiving is bounded: the answer, streamed or not, takes the time it needs.
+   */
+  requestTimeoutMs: number;
+  /** How long a connection may stay open with no request after its last answer. */
+  keepAliveTimeoutMs: number;
 }
 
 export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
@@ -40,4 +49,7 @@ export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
   bodyLimitBytes: 8 * 1024 * 1024,
   rateLimits: { perKeyPerMinute: 600, perAddressPerMinute: 120 },
   drainGraceMs: 10_000,
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 72_000,
 };

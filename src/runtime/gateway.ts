@@ -72,13 +72,17 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     services,
     store,
     async close() {
+      // The restart drain: from now on new requests, on new connections or kept-alive ones, get the
+      // restart 503, while those in flight may finish within the grace period and then end with the
+      // restart 503. The server keeps listening until none is in flight or the grace has passed; a
+      // moment after the grace, connections still open (one that never sent a request, a stuck
+      // socket) are closed so the drain always ends.
+      app.drain.begin();
       stopWatching();
       await background.stop();
-      // New requests get the restart 503 at once; those in flight may finish within the grace period,
-      // then end with the restart 503; a moment later connections still open (one that never sent a
-      // request, a stuck socket) are closed so the drain always ends.
       const grace = setTimeout(() => built.restart(), settings.drainGraceMs);
       const force = setTimeout(() => app.server.closeAllConnections(), settings.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
+      await app.drain.settled(settings.drainGraceMs);
       await app.close();
       clearTimeout(grace);
       clearTimeout(force);

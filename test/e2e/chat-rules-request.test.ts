@@ -90,6 +90,8 @@ describe('every range is checked: out of range gives 400 naming the field, and n
     ['seed not an integer', { seed: 1.5 }, 'seed'],
     ['max_completion_tokens 0', { max_completion_tokens: 0 }, 'max_completion_tokens'],
     ['logit_bias above 100', { logit_bias: { 42: 101 } }, 'logit_bias'],
+    ['logit_bias of a value that is not a number', { logit_bias: { 42: 'y' } }, 'logit_bias[42]'],
+    ['logit_bias keyed by something other than a token id', { logit_bias: { x: 'y' } }, 'logit_bias: key "x" is not a token id'],
     ['top_logprobs 21', { top_logprobs: 21 }, 'top_logprobs'],
     ['response_format of an unknown type', { response_format: { type: 'xml' } }, 'response_format'],
     ['tools beyond 1,536', { tools: Array.from({ length: 1537 }, (_, i) => tool(`t${i}`)) }, 'tools'],

@@ -6,6 +6,7 @@ import { readProviderPreferences } from '../shared/provider-preferences.js';
 import { readCompressionAsk } from '../shared/compression-ask.js';
 import { checkToolChoice } from '../shared/tool-choice-check.js';
 import { CHAT_PARAMETER_POLICY, type ChatParameterName } from './parameter-policy.js';
+import { checkLogitBias } from './logit-bias.js';
 
 /** Judged members the service accepts and never forwards (reported false in `honoured`). */
 const IGNORED_MEMBERS = ['top_a', 'verbosity'] as const;
@@ -13,6 +14,7 @@ const IGNORED_MEMBERS = ['top_a', 'verbosity'] as const;
 /** Chat wire → core request. The body has passed the schema (nulls already read as absent). */
 export function decodeChatRequest(body: ChatRequestBody, headers: HeaderBag): CoreRequest {
   if (body.store === true) throw invalidRequest('store', 'true is not supported: nothing is stored (send false or omit it)');
+  checkLogitBias(body.logit_bias);
   const request: CoreRequest = {
     models: modelChain(body.model, body.models),
     messages: body.messages as CoreMessage[],

@@ -53,6 +53,7 @@ export const ChatRequestSchema = Type.Object(
     stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 8 })])),
     max_tokens: Type.Optional(Ceiling),
     max_completion_tokens: Type.Optional(Ceiling),
+    // A key that is not a token id is refused by the decoder, naming it (logit-bias.ts).
     logit_bias: Type.Optional(Type.Record(Type.String({ pattern: '^\\d+$' }), Type.Number({ minimum: -100, maximum: 100 }))),
     logprobs: Type.Optional(Type.Boolean()),
     top_logprobs: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),

@@ -130,3 +130,18 @@ describe('provider preferences and the route alias', () => {
     });
   });
 });
+
+describe('logit_bias', () => {
+  test('token ids written as decimal integers are taken and sent where declared', () => {
+    expect(decode({ logit_bias: { 50256: -100, '42': 3.5 } }).parameters.logit_bias).toEqual({ 50256: -100, 42: 3.5 });
+  });
+
+  test('a key that is not a token id is refused with 400 naming logit_bias and the key', () => {
+    for (const key of ['x', '-1', '1.5', '', ' 42']) {
+      const error = refusal({ logit_bias: { [key]: 1 } });
+      expect(error.status).toBe(400);
+      expect(error.metadata.field).toBe('logit_bias');
+      expect(error.message).toContain(`key ${JSON.stringify(key)} is not a token id`);
+    }
+  });
+});
