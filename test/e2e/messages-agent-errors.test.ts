@@ -33,6 +33,24 @@ function dialectBody(error: InstanceType<typeof Anthropic.APIError>): MessagesEr
 
 const hello = { model: 'acme/chat', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hello' }] };
 
+/** A 1×1 PNG. */
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==';
+
+/** The official client with its default retries, counting the requests it sends. */
+function retryingClient(): { client: Anthropic; sent: () => number } {
+  let sent = 0;
+  const client = new Anthropic({
+    baseURL: `${harness.gateway.url}/api`,
+    apiKey: harness.key,
+    maxRetries: 2,
+    fetch: async (url, init) => {
+      sent += 1;
+      return fetch(url, init);
+    },
+  });
+  return { client, sent: () => sent };
+}
+
 describe('the official client reads error.type on every error of the messages routes', () => {
   it('a malformed member is a BadRequestError whose error.type is invalid_request_error, naming the field', async () => {
     const error = await raised(() => client.messages.create({ ...hello, thinking: { type: 'enabled', budget_tokens: 'lots' as unknown as number } }));
@@ -92,5 +110,20 @@ describe('the official client reads error.type on every error of the messages ro
     expect(error.status).toBe(503);
     expect(error.message).toContain('prompt is too long');
     expect(dialectBody(error).error.metadata.error_type).toBe('no_route');
+  });
+});
+
+describe('a refusal a repeat cannot change tells the client not to repeat it', () => {
+  it('no endpoint reads the pasted screenshot: 503 with x-should-retry false, and the client with retries asks once', async () => {
+    const { client: retrying, sent } = retryingClient();
+    const screenshot = {
+      ...agentRequest('acme/chat', 'What does it show?'),
+      messages: [{ role: 'user' as const, content: [{ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: PIXEL } }, { type: 'text' as const, text: 'What does it show?' }] }],
+    };
+    const error = await raised(async () => retrying.beta.messages.create(screenshot));
+    expect(error.status).toBe(503);
+    expect(error.headers?.get('x-should-retry')).toBe('false');
+    expect(dialectBody(error).error).toMatchObject({ type: 'api_error', metadata: { error_type: 'no_route' } });
+    expect(sent()).toBe(1);
   });
 });

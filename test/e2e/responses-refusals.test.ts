@@ -99,3 +99,29 @@ describe('other bad input is 400 naming the field', () => {
     expect(reply.status).toBe(404);
   });
 });
+
+describe('a refusal a repeat cannot change tells the client not to repeat it', () => {
+  it('a json_schema text.format no endpoint declares (a coding agent titling its thread): 503 with x-should-retry false, and the client with retries asks once', async () => {
+    let sent = 0;
+    const retrying = new OpenAI({
+      baseURL: harness.baseUrl,
+      apiKey: harness.key,
+      maxRetries: 2,
+      fetch: async (url, init) => {
+        sent += 1;
+        return fetch(url, init);
+      },
+    });
+    const title = {
+      name: 'codex_output_schema',
+      strict: true,
+      schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false },
+    };
+    const attempt = retrying.responses.create({ model: 'acme/chat', input: 'Title this thread', stream: true, store: false, text: { format: { type: 'json_schema', ...title } } });
+    const error = await attempt.then(() => undefined, (reason: unknown) => reason);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+    expect((error as InstanceType<typeof OpenAI.APIError>).headers?.get('x-should-retry')).toBe('false');
+    expect(sent).toBe(1);
+  });
+});

@@ -92,10 +92,17 @@ function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
   return attempt;
 }
 
+/**
+ * A repeat is planned against the same declarations and refused the same way, so the refusal tells
+ * clients not to repeat it: the official SDKs and Claude Code read `x-should-retry` before their
+ * own status rules, which would otherwise repeat a 503 for minutes.
+ */
+const NO_ROUTE_HEADERS = { 'x-should-retry': 'false' } as const;
+
 function noRoute(rejections: Rejection[]): GatewayError {
   const reasons = [...new Set(rejections.map((rejection) => rejection.reason))].slice(0, 4);
   const detail = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
-  return new GatewayError('no_route', `No live endpoint can serve this request${detail}`, { metadata: { rejections } });
+  return new GatewayError('no_route', `No live endpoint can serve this request${detail}`, { metadata: { rejections }, headers: { ...NO_ROUTE_HEADERS } });
 }
 
 /** The credit to hold for a plan: the most any of its attempts could cost. */
