@@ -5,6 +5,7 @@ import { buildCase, type FuzzCase } from './fuzz-case.js';
 import { caseTitle, isRecorded, recordProblems, runCase, type CaseOutcome } from './fuzz-check.js';
 import { knownDefectOf } from './known-defects.js';
 import { ledgerProblem, untilSettled } from './ledger-check.js';
+import { inParallel } from './parallel.js';
 import { startReliabilityHarness, type ReliabilityHarness } from './reliability-harness.js';
 import { FUZZ_MODELS, ROUTE_SEEDS } from './route-corpus.js';
 import { suiteSeed, type SeededRandom } from './seeded-random.js';
@@ -24,21 +25,6 @@ const SQLITE_CASES = Number(process.env.RELIABILITY_FUZZ_CASES ?? 1_500);
 const BATCH = 250;
 const PARALLEL = 4;
 const ONLY = process.env.RELIABILITY_CASE === undefined ? undefined : Number(process.env.RELIABILITY_CASE);
-
-/** Runs `work` over `items`, `width` at a time, keeping the order of the results. */
-async function inParallel<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const at = next;
-      next += 1;
-      results[at] = await work(items[at] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: width }, lane));
-  return results;
-}
 
 function batchesOf(count: number): Array<{ from: number; to: number }> {
   const batches: Array<{ from: number; to: number }> = [];

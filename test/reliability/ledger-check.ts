@@ -9,10 +9,10 @@ export interface LedgerReading {
 }
 
 /** The account's money and the charges of its generations, straight from the store. */
-export async function readLedger(harness: Harness): Promise<LedgerReading> {
+export async function readLedger(harness: Harness, accountId = harness.accountId): Promise<LedgerReading> {
   const db = harness.gateway.store.db;
-  const account = await db.selectFrom('accounts').select(['balance_units', 'reserved_units']).where('id', '=', harness.accountId).executeTakeFirstOrThrow();
-  const costs = await db.selectFrom('generations').select('cost_units').where('account_id', '=', harness.accountId).execute();
+  const account = await db.selectFrom('accounts').select(['balance_units', 'reserved_units']).where('id', '=', accountId).executeTakeFirstOrThrow();
+  const costs = await db.selectFrom('generations').select('cost_units').where('account_id', '=', accountId).execute();
   return {
     balance: BigInt(account.balance_units),
     reserved: BigInt(account.reserved_units),
@@ -24,8 +24,8 @@ export async function readLedger(harness: Harness): Promise<LedgerReading> {
  * Why the books do not balance, or undefined: nothing is held once every request settled, and the
  * credit the account started with is exactly its balance plus what its generations were charged.
  */
-export async function ledgerProblem(harness: Harness, creditsUsd: string): Promise<string | undefined> {
-  const { balance, reserved, charged } = await readLedger(harness);
+export async function ledgerProblem(harness: Harness, creditsUsd: string, accountId = harness.accountId): Promise<string | undefined> {
+  const { balance, reserved, charged } = await readLedger(harness, accountId);
   if (reserved !== 0n) return `reserved ${reserved} after every request settled`;
   const credits = parseUsd(creditsUsd);
   if (balance + charged !== credits) return `balance ${balance} + charged ${charged} is not the credits ${credits}`;
@@ -33,9 +33,9 @@ export async function ledgerProblem(harness: Harness, creditsUsd: string): Promi
 }
 
 /** Polls until nothing is held (streams settle after their last byte), for at most `limitMs`. */
-export async function untilSettled(harness: Harness, limitMs = 10_000): Promise<void> {
+export async function untilSettled(harness: Harness, accountId = harness.accountId, limitMs = 10_000): Promise<void> {
   const until = Date.now() + limitMs;
-  while (Date.now() < until && (await readLedger(harness)).reserved !== 0n) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (Date.now() < until && (await readLedger(harness, accountId)).reserved !== 0n) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** The public generation record, as `GET /generation?id=` renders it. */
@@ -52,8 +52,8 @@ export interface GenerationView {
 }
 
 /** Reads a generation through the API: the record, or the status that answered instead. */
-export async function readGeneration(harness: Harness, id: string): Promise<{ status: number; data?: GenerationView }> {
-  const reply = await send(harness, { path: `/generation?id=${encodeURIComponent(id)}` });
+export async function readGeneration(harness: Harness, id: string, key = harness.key): Promise<{ status: number; data?: GenerationView }> {
+  const reply = await send(harness, { path: `/generation?id=${encodeURIComponent(id)}`, key });
   if (reply.status !== 200) return { status: reply.status };
   return { status: 200, data: (reply.json as { data: GenerationView }).data };
 }
