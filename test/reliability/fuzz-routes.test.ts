@@ -57,6 +57,9 @@ describe.each(DATABASE_ENGINES.map((engine) => ({ engine, random: random.fork() 
     const known = findings.filter(({ fuzz, problem }) => knownDefectOf(engine.name, fuzz, problem));
     for (const { fuzz, problem } of known) console.warn(`known defect (${knownDefectOf(engine.name, fuzz, problem)?.name ?? ''}): ${caseTitle(fuzz)}: ${problem}`);
     const problems = findings.filter((finding) => !known.includes(finding)).map(({ fuzz, problem }) => `${caseTitle(fuzz)}: ${problem}`);
+    const statuses = outcomes.reduce<Record<number, number>>((tally, { status }) => ({ ...tally, [status]: (tally[status] ?? 0) + 1 }), {});
+    const oversized = batch.filter((fuzz) => fuzz.labels.some((label) => label.includes('8 MB'))).length;
+    console.info(`fuzz-routes on ${engine.name}, cases ${from} to ${to}: statuses ${JSON.stringify(statuses)}, ${recorded.length} records read back, ${oversized} bodies past 8 MB`);
     const root = await send(harness, { path: '/', key: null });
     expect(root.status, 'GET /api/v1/ after the batch').toBe(200);
     expect(root.json).toMatchObject({ status: 'ok' });

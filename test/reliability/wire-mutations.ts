@@ -83,7 +83,12 @@ const RAW_MUTATIONS: Record<string, (text: string, random: SeededRandom) => RawM
 
 const RAW_NAMES = Object.keys(RAW_MUTATIONS);
 
+/** One byte past the 8 MB request body limit (spec 01 Limits). */
+const OVERSIZED_BYTES = 8 * 1024 * 1024 + 1;
+
 export function mutateRaw(text: string, random: SeededRandom): RawMutated {
+  // Rare, as each sends megabytes: valid JSON padded past the body limit, refused with 413.
+  if (random.chance(0.03)) return { payload: `${text}${' '.repeat(Math.max(OVERSIZED_BYTES - Buffer.byteLength(text), 1))}`, label: 'padded past the 8 MB body limit' };
   const name = random.pick(RAW_NAMES);
   const mutated = (RAW_MUTATIONS[name] as (text: string, random: SeededRandom) => RawMutated)(text, random);
   return { payload: mutated.payload, label: `${name} ${mutated.label}` };
