@@ -54,6 +54,9 @@ function awkwardString(random: SeededRandom): string {
  */
 const UNBROKEN_RUN_LIMIT = 2_500;
 
+/** The most characters the copies of one array mutation add up to. */
+const ARRAY_COPIES_LIMIT_CHARS = 512_000;
+
 function longString(random: SeededRandom): string {
   const spaced = random.chance(0.5);
   const unit = spaced ? random.pick(['word ', 'ü ', '中 ', '😀 ', '\u0000 ', 'x\ud800 ', '{"a":[ ']) : random.pick(['a', 'ü', '中', '😀', '\u0000', 'x\ud800']);
@@ -148,8 +151,9 @@ const MUTATIONS: Record<string, Mutation> = {
   array: (body, path, random) => {
     const target = at(body, path);
     const item = Array.isArray(target) && target.length > 0 ? target[0] as Json : target;
-    // Bodies stay within a few megabytes: the 8 MB limit has its own cases (wire-mutations.ts).
-    const count = Math.min(random.pick([0, 1, 9, 21, 33, 257, 2_049]), Math.floor(4_000_000 / (JSON.stringify(item)?.length ?? 1)));
+    // Copies stay within half a megabyte: the 8 MB limit has its own cases (wire-mutations.ts), and
+    // many copies of an unbroken run would each be estimated at the known quadratic cost.
+    const count = Math.min(random.pick([0, 1, 9, 21, 33, 257, 2_049]), Math.floor(ARRAY_COPIES_LIMIT_CHARS / (JSON.stringify(item)?.length ?? 1)));
     const value = Array.from({ length: count }, (_, index) => (random.chance(0.8) ? copy(item) : index));
     return { body: put(body, path, value), label: `${pathText(path)} = ${count} copies` };
   },
