@@ -1,0 +1,112 @@
+import { request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { send, type ModelSpec } from '../e2e/harness.js';
+import { DATABASE_ENGINES, type DatabaseEngine } from '../support/database-urls.js';
+import { readGeneration, readLedger } from './ledger-check.js';
+import { startReliabilityHarness, type ReliabilityHarness } from './reliability-harness.js';
+
+/**
+ * Minimal reproductions of the defects the reliability suite found, each skipped (or expected to
+ * fail) until its fix lands; known-defects.ts keeps the random suites from failing on them
+ * meanwhile. Un-skip a test with its fix, and drop the matching entry there.
+ */
+
+const MODELS: ModelSpec[] = [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] }];
+const sqlite = DATABASE_ENGINES.find((engine) => engine.name === 'sqlite') as DatabaseEngine;
+const postgres = DATABASE_ENGINES.find((engine) => engine.name === 'postgres');
+
+async function withHarness(engine: DatabaseEngine, work: (harness: ReliabilityHarness) => Promise<void>): Promise<void> {
+  const harness = await startReliabilityHarness({ engine, models: MODELS, credits: '10' });
+  try {
+    await work(harness);
+  } finally {
+    await harness.close();
+  }
+}
+
+describe('a caller who leaves before its body is read', () => {
+  // Defect: a complete request whose caller leaves while the gateway is still admitting it (key
+  // lookup, before the body is read) is never recorded: its X-Generation-Id reads back 404, no
+  // cancelled (408) record is written. Fastify attaches its body reader to a request stream that
+  // was already destroyed, so neither the handler nor the error handler runs. The PostgreSQL key
+  // lookup widens the window: about 1 in 10 random aborts hits it there (client-aborts.test.ts).
+  it.skip('is recorded as cancelled with 408 (defect: aborted before the body read leaves no record)', async () => {
+    await withHarness(sqlite, async (harness) => {
+      const keys = harness.gateway.services.keys;
+      const authenticate = keys.authenticate.bind(keys);
+      let admitting: () => void = () => undefined;
+      const inAdmission = new Promise<void>((resolve) => {
+        admitting = resolve;
+      });
+      let resume: () => void = () => undefined;
+      const left = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      keys.authenticate = async (presented) => {
+        admitting();
+        await left;
+        return authenticate(presented);
+      };
+      // The gateway's side of the connection, to know when it has seen the caller leave.
+      const serverClosed = new Promise<void>((resolve) => {
+        harness.gateway.app.server.once('connection', (socket: Socket) => socket.once('close', () => resolve()));
+      });
+      const payload = JSON.stringify({ model: 'acme/chat', messages: [{ role: 'user', content: 'Hello' }] });
+      const outgoing = httpRequest(`${harness.baseUrl}/chat/completions`, {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-title': 'left-early' },
+      });
+      const closed = new Promise<void>((resolve) => outgoing.on('close', () => resolve()));
+      outgoing.on('error', () => undefined);
+      outgoing.end(payload);
+      await inAdmission;
+      outgoing.destroy();
+      await closed;
+      await serverClosed;
+      resume();
+      let rows: Array<{ status: string; error_code: number | null }> = [];
+      for (let poll = 0; poll < 100 && rows.length === 0; poll += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        rows = await harness.gateway.store.db.selectFrom('generations').select(['status', 'error_code']).where('app_title', '=', 'left-early').execute();
+      }
+      expect(rows).toEqual([{ status: 'cancelled', error_code: 408 }]);
+      expect((await readLedger(harness)).reserved).toBe(0n);
+    });
+  });
+});
+
+describe.skipIf(postgres === undefined)('U+0000 on PostgreSQL', () => {
+  // Defect: PostgreSQL refuses U+0000 in text. GET /generation?id=%00 answers 500 (the lookup
+  // fails), and a refusal whose recorded text holds U+0000 (the model asked, a field named in the
+  // message) is not recorded, so its X-Generation-Id reads back 404.
+  it.skip('GET /generation?id=%00 is 404 not_found (defect: 500 on PostgreSQL)', async () => {
+    await withHarness(postgres as DatabaseEngine, async (harness) => {
+      const reply = await send(harness, { path: '/generation?id=%00' });
+      expect(reply.status).toBe(404);
+    });
+  });
+
+  it.skip('a refusal naming a model that holds U+0000 reads back by its X-Generation-Id (defect: not recorded on PostgreSQL)', async () => {
+    await withHarness(postgres as DatabaseEngine, async (harness) => {
+      const refused = await send(harness, { path: '/chat/completions', body: { model: 'acme/chat\u0000', messages: [{ role: 'user', content: 'Hello' }] } });
+      expect(refused.status).toBe(404);
+      const record = await readGeneration(harness, refused.headers.get('x-generation-id') ?? '');
+      expect(record.status).toBe(200);
+      expect(record.data?.error?.code).toBe(404);
+    });
+  });
+});
+
+describe('prompt estimation', () => {
+  // Known defect (token estimation, being fixed): estimating a prompt is quadratic in the length of
+  // one pre-token, so a 100,000-character unbroken run holds the whole process for over 30 s
+  // (every other request waits). The fuzz suite keeps unbroken runs short until the fix lands.
+  it.skip('a prompt of 100,000 unbroken characters is answered while the gateway keeps serving (known defect: quadratic estimation)', async () => {
+    await withHarness(sqlite, async (harness) => {
+      const reply = await send(harness, { path: '/chat/completions', body: { model: 'acme/chat', max_tokens: 4, messages: [{ role: 'user', content: 'ü'.repeat(100_000) }] } });
+      expect(reply.status).toBeLessThan(500);
+    });
+  });
+});
