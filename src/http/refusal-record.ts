@@ -48,6 +48,7 @@ function refusalRecord(request: FastifyRequest, error: GatewayError, owner: Gene
     },
     startedAt: Date.now(),
     error,
+    cancelled: error.code === 'client_timeout',
     estimatedPromptTokens: 0,
     cost: 0n,
     costLines: [],

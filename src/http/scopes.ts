@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyContext } from '../accounts/types.js';
 import { GatewayError, unauthenticated } from '../core/errors.js';
+import { clientAbortedError } from '../inference/call.js';
 import { presentedKey } from './auth.js';
 import { assignGenerationId } from './generation-id.js';
 import { countAddress, countKey } from './rate-limit.js';
+import { refusalRecorder } from './refusal-record.js';
 import type { Services } from './services.js';
 
 /**
@@ -26,6 +28,8 @@ declare module 'fastify' {
      * about the body.
      */
     deferredRefusal?: GatewayError;
+    /** Set once the body was read: from then on the route's own path records what happens. */
+    bodyRead?: boolean;
   }
 }
 
@@ -38,7 +42,14 @@ export async function registerScope(app: FastifyInstance, services: Services, na
       const accepts = name === 'management' ? (key: KeyContext) => key.management : (key: KeyContext) => !key.management;
       scope.addHook('onRequest', (request, reply) => admitKey(services, accepts, request, reply));
       scope.addHook('preValidation', async (request) => {
+        request.bodyRead = true;
         if (request.deferredRefusal) throw request.deferredRefusal;
+      });
+      // A caller who leaves while its body is being read gets no answer and no handler runs: its call
+      // is recorded here as cancelled (408), as it would be at any later point.
+      const recordRefusal = refusalRecorder(services.ledger);
+      scope.addHook('onRequestAbort', async (request) => {
+        if (!request.bodyRead) await recordRefusal(request, clientAbortedError());
       });
     }
     for (const register of registrars) await register(scope, services);
@@ -59,4 +70,7 @@ async function admitKey(services: Services, accepts: (key: KeyContext) => boolea
     if (!(error instanceof GatewayError) || request.routeOptions.config.streamRefusalBody === undefined) throw error;
     request.deferredRefusal = error;
   }
+  // A caller who left while it was being admitted gets no answer, but its call is recorded as
+  // cancelled (408) under its generation id, like a caller leaving at any later point.
+  if (request.key && (request.raw.destroyed || request.raw.socket.destroyed)) throw clientAbortedError();
 }

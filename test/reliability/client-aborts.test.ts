@@ -109,15 +109,8 @@ describe.each(DATABASE_ENGINES.map((engine) => ({ engine, random: random.fork() 
     const rows = await settledRows();
     const recordedIds = new Set(rows.map((row) => row.id));
     const problems = [...held].filter((id) => !recordedIds.has(id)).map((id) => `${id}: credit was held but nothing recorded`);
-    const upstreamTexts = harness.sim.requests().map((seen) => JSON.stringify(seen.body));
     subjects.forEach((subject, index) => {
       const records = rows.filter((row) => row.app_title === subject.title);
-      if (records.length === 0 && !upstreamTexts.some((text) => text.includes(`request ${index}.`))) {
-        // Left before the gateway read its body: no hold, no upstream call, and no record (the known
-        // defect reproduced in known-defects.test.ts). Printed, not failed, until its fix lands.
-        console.warn(`known defect (aborted before the body read leaves no record): ${abortTitle(subject)}`);
-        return;
-      }
       problems.push(...recordProblems(subject, results[index] as AbortResult, records).map((problem) => `${abortTitle(subject)}: ${problem}`));
     });
     const outcomes = rows.reduce<Record<string, number>>((tally, row) => ({ ...tally, [row.status]: (tally[row.status] ?? 0) + 1 }), {});

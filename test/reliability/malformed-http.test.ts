@@ -8,10 +8,9 @@ import { FUZZ_MODELS } from './route-corpus.js';
 
 /**
  * Requests that break HTTP itself, below anything a fetch client can send: the gateway answers each
- * with a 4xx, stays up and holds nothing. They are answered by Node's HTTP parser, outside the
- * shared envelope: that is a known defect being fixed in the HTTP layer, so the envelope test of
- * each is expected to fail until then (then remove `.fails`). The HTTP parser does not depend on the
- * database, so these run on SQLite only.
+ * with a 4xx in the shared envelope (written by the server's client-error handler, since Node's HTTP
+ * parser refuses them before any route), stays up and holds nothing. The HTTP parser does not depend
+ * on the database, so these run on SQLite only.
  */
 
 const CREDITS = '10';
@@ -67,7 +66,7 @@ describe('requests that break HTTP', () => {
   });
 
   // Known defect (HTTP layer, being fixed): Node-level 400/431 answers outside the shared envelope.
-  it.fails.each(CASES)('$name is refused in the shared envelope (known defect: Node-level 400/431 outside the envelope)', async (malformed) => {
+  it.each(CASES)('$name is refused in the shared envelope', async (malformed) => {
     const reply = await rawExchange(harness.gateway.url, malformed.bytes(harness.key));
     expect(reply?.json).toMatchObject({
       error: { code: reply?.status, message: expect.any(String) as unknown, metadata: { error_type: expect.any(String) as unknown } },
