@@ -1,0 +1,93 @@
+import { countTokens } from 'gpt-tokenizer';
+import { describe, expect, it } from 'vitest';
+import { countLeadingTokens, countTextTokens, hasOnlyShortPieces, LONG_PIECE } from '../../../src/core/text-tokens.js';
+import { code, compactJson, prettyJson, prose, randomCjk, randomSymbols } from '../../fixtures/text-samples.js';
+
+const PLAIN = { disallowedSpecial: new Set<string>() };
+
+const NORMAL: Record<string, () => string> = {
+  prose,
+  code: () => code(),
+  'compact JSON': compactJson,
+  'pretty JSON': prettyJson,
+  'CJK prose': () => '今天天气很好，我们去公园散步吧。然后在湖边吃午饭，下午回家休息。'.repeat(40),
+  'emoji in text': () => 'Launch day 🚀🚀 went well 🎉, thanks all 🙏🏽! '.repeat(60),
+  'special-token markers': () => 'Reply with <|endoftext|> and <|im_start|> as plain text. '.repeat(20),
+};
+
+describe('countTextTokens', () => {
+  it.each(Object.keys(NORMAL))('counts %s exactly as the tokenizer counts it', (name) => {
+    const text = NORMAL[name]?.() ?? '';
+    expect(countTextTokens(text)).toBe(countTokens(text, PLAIN));
+  });
+
+  it.each(Object.keys(NORMAL))('counts %s exactly when it is pre-split window by window too', (name) => {
+    const text = NORMAL[name]?.() ?? '';
+    expect(countLeadingTokens(text, Number.POSITIVE_INFINITY)).toEqual({
+      tokens: countTokens(text, PLAIN),
+      end: text.length,
+      bytes: Buffer.byteLength(text),
+    });
+  });
+
+  it('counts a 1 MB run of one character in slices of LONG_PIECE, in time linear in its length', () => {
+    expect(countTextTokens('a'.repeat(1_048_576))).toBe((1_048_576 / LONG_PIECE) * countTokens('a'.repeat(LONG_PIECE)));
+  });
+
+  it('counts a run of repeated emoji in slices, never cutting a character outside the BMP in two', () => {
+    // '!' shifts the run by one code unit: a plain 64-unit slice would end inside the 32nd emoji
+    const run = `!${'😀'.repeat(32 * 1000)}`;
+    const expected = countTokens(`!${'😀'.repeat(32)}`) + 999 * countTokens('😀'.repeat(32));
+    expect(countTextTokens(run)).toBe(expected);
+  });
+
+  it('counts a run of random CJK ideographs slice by slice', () => {
+    const run = randomCjk(100 * LONG_PIECE);
+    let expected = 0;
+    for (let start = 0; start < run.length; start += LONG_PIECE) expected += countTokens(run.slice(start, start + LONG_PIECE));
+    expect(countTextTokens(run)).toBe(expected);
+  });
+
+  it('counts the words around a long run exactly and the pre-token holding the run in slices', () => {
+    const words = 'Please summarise the following attachment for me:';
+    const piece = ` ${'='.repeat(10 * LONG_PIECE)}\n`;
+    let slices = 0;
+    for (let start = 0; start < piece.length; start += LONG_PIECE) slices += countTokens(piece.slice(start, start + LONG_PIECE));
+    expect(countTextTokens(`${words}${piece}Thank you.`)).toBe(countTokens(words) + slices + countTokens('Thank you.'));
+  });
+
+  it('counts 256 KB of random symbols without spaces exactly (their pieces are short)', () => {
+    const text = randomSymbols(262_144);
+    expect(countTextTokens(text)).toBe(countTokens(text));
+  });
+});
+
+describe('countLeadingTokens', () => {
+  it('stops between two pre-tokens once the bytes asked for are counted, exact for the part read', () => {
+    const text = prose();
+    const counted = countLeadingTokens(text, 2000);
+    expect(counted.bytes).toBeGreaterThanOrEqual(2000);
+    expect(counted.bytes).toBeLessThan(2000 + 3 * 512);
+    expect(counted.bytes).toBe(Buffer.byteLength(text.slice(0, counted.end)));
+    expect(counted.tokens).toBe(countTokens(text.slice(0, counted.end)));
+    expect(counted.tokens + countTokens(text.slice(counted.end))).toBe(countTokens(text));
+  });
+});
+
+describe('hasOnlyShortPieces', () => {
+  it.each(['prose', 'code', 'compact JSON', 'pretty JSON'])('holds for %s', (name) => {
+    expect(hasOnlyShortPieces(NORMAL[name]?.() ?? '')).toBe(true);
+  });
+
+  it(`allows a pre-token of ${LONG_PIECE} code units (a space and a word) and no longer`, () => {
+    expect(hasOnlyShortPieces(`a ${'x'.repeat(LONG_PIECE - 1)} b`)).toBe(true);
+    expect(hasOnlyShortPieces(`a ${'x'.repeat(LONG_PIECE)} b`)).toBe(false);
+  });
+
+  it('does not hold for runs of symbols, of spaces, or of characters it cannot judge', () => {
+    expect(hasOnlyShortPieces('-'.repeat(LONG_PIECE + 1))).toBe(false);
+    expect(hasOnlyShortPieces(' '.repeat(LONG_PIECE + 1))).toBe(false);
+    expect(hasOnlyShortPieces(`!${'\n/'.repeat(LONG_PIECE)}`)).toBe(false);
+    expect(hasOnlyShortPieces('中'.repeat(LONG_PIECE + 1))).toBe(false);
+  });
+});
