@@ -35,6 +35,8 @@ export interface HarnessOptions {
   /** Credits of the test account, USD decimal string (default "10"). */
   credits?: string;
   settings?: Partial<HttpSettings>;
+  /** The gateway's store (default in-memory SQLite). */
+  databaseUrl?: string;
 }
 
 export interface Harness {
@@ -90,7 +92,7 @@ export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
   return stringify({ providers, models: fullModels });
 }
 
-/** A gateway on an ephemeral port over in-memory SQLite, a simulator, and a funded account. */
+/** A gateway on an ephemeral port over in-memory SQLite (or `databaseUrl`), a simulator, and a funded account. */
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({ port: 0 });
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-e2e-'));
@@ -99,7 +101,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const gateway = await startGateway({
     configPath,
     port: 0,
-    databaseUrl: 'sqlite::memory:',
+    databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
     logger: pino({ level: 'silent' }),
     settings: options.settings ?? {},
   });

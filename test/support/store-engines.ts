@@ -24,7 +24,14 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-async function freshPostgresStore(): Promise<Store> {
+/** A database URL of its own for one test: `drop()` removes what it holds once it is closed. */
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** An empty schema of the test server, named by the URL's search_path. */
+export async function freshPostgresDatabase(): Promise<ScratchDatabase> {
   const schema = `test_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await client.connect();
@@ -35,20 +42,38 @@ async function freshPostgresStore(): Promise<Store> {
   }
   const url = new URL(TEST_POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const store = await openStore(url.toString());
-  const close = store.close.bind(store);
-  return Object.assign(store, {
-    async close() {
-      await close();
+  return {
+    url: url.toString(),
+    async drop() {
       const cleaner = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await cleaner.connect();
       await cleaner.query(`DROP SCHEMA ${schema} CASCADE`).finally(() => cleaner.end());
     },
+  };
+}
+
+async function freshPostgresStore(): Promise<Store> {
+  const database = await freshPostgresDatabase();
+  const store = await openStore(database.url);
+  const close = store.close.bind(store);
+  return Object.assign(store, {
+    async close() {
+      await close();
+      await database.drop();
+    },
   });
 }
+
+export const POSTGRES_REACHABLE = await postgresReachable();
 
 /** SQLite always; PostgreSQL too when its server answers (otherwise skipped with the reason printed). */
 export const STORE_ENGINES: StoreEngine[] = [
   { name: 'sqlite', open: () => openStore('sqlite::memory:') },
-  ...((await postgresReachable()) ? [{ name: 'postgres' as const, open: freshPostgresStore }] : []),
+  ...(POSTGRES_REACHABLE ? [{ name: 'postgres' as const, open: freshPostgresStore }] : []),
+];
+
+/** A database for a whole gateway on each engine of STORE_ENGINES. */
+export const GATEWAY_DATABASES: { name: StoreEngine['name']; open(): Promise<ScratchDatabase> }[] = [
+  { name: 'sqlite', open: async () => ({ url: 'sqlite::memory:', drop: async () => undefined }) },
+  ...(POSTGRES_REACHABLE ? [{ name: 'postgres' as const, open: freshPostgresDatabase }] : []),
 ];
