@@ -1,7 +1,8 @@
 import { countTokens } from 'gpt-tokenizer';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describe, expect, it } from 'vitest';
 import { countLeadingTokens, countTextTokens, hasOnlyShortPieces, LONG_PIECE } from '../../../src/core/text-tokens.js';
-import { code, compactJson, prettyJson, prose, randomCjk, randomSymbols } from '../../fixtures/text-samples.js';
+import { code, compactJson, prettyJson, prose, randomCjk, randomSymbols, seeded } from '../../fixtures/text-samples.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
@@ -82,6 +83,40 @@ describe('hasOnlyShortPieces', () => {
   it(`allows a pre-token of ${LONG_PIECE} code units (a space and a word) and no longer`, () => {
     expect(hasOnlyShortPieces(`a ${'x'.repeat(LONG_PIECE - 1)} b`)).toBe(true);
     expect(hasOnlyShortPieces(`a ${'x'.repeat(LONG_PIECE)} b`)).toBe(false);
+  });
+
+  it('whenever it holds, the split pattern makes no pre-token longer than LONG_PIECE (20,000 random texts)', () => {
+    const next = seeded(3);
+    const alphabet = [
+      'a', 'B', 'z', 'aaaaaaaa', ' ', '\t', '\n', '\r', '/', "'", "'s", "'ll", 'll', '.', '!', '-', '_', '1', 'é', 'É', '中',
+      '😀', '\u0301', '\u00a0', '{', ':',
+    ];
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    let held = 0;
+    for (let round = 0; round < 20_000; round += 1) {
+      const letters = Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(alphabet));
+      let text = '';
+      while (text.length < 40 + round % 120) text += pick(letters);
+      if (!hasOnlyShortPieces(text)) continue;
+      held += 1;
+      const longest = Math.max(...Array.from(text.matchAll(O200K_TOKEN_SPLIT_REGEX), (match) => match[0].length));
+      expect(longest, JSON.stringify(text)).toBeLessThanOrEqual(LONG_PIECE);
+    }
+    expect(held).toBeGreaterThan(5_000);
+  });
+
+  it('whenever it holds, the split pattern makes no pre-token longer than LONG_PIECE (runs near the limit)', () => {
+    const longestPiece = (text: string): number => Math.max(...Array.from(text.matchAll(O200K_TOKEN_SPLIT_REGEX), (match) => match[0].length));
+    for (const before of ['', 'x ', 'x(', 'x\n', 'x!', 'x\n\n', 'x/']) {
+      for (const unit of ['a', 'A', 'aB', '!', ' ', '\n', '/', '\n/', '中', 'é']) {
+        for (let length = LONG_PIECE - 4; length <= LONG_PIECE + 1; length += 1) {
+          for (const after of ['', "'ll", "'s", "'", '\n', '\n\n', '/', ' b', '!', 'b']) {
+            const text = `${before}${unit.repeat(length).slice(0, length)}${after}`;
+            if (hasOnlyShortPieces(text)) expect(longestPiece(text), JSON.stringify(text)).toBeLessThanOrEqual(LONG_PIECE);
+          }
+        }
+      }
+    }
   });
 
   it('does not hold for runs of symbols, of spaces, or of characters it cannot judge', () => {
