@@ -102,6 +102,33 @@ function countPiece(text: string): number {
   return text.includes('<|') ? countTokens(text, PLAIN_TEXT) : countTokens(text);
 }
 
+/** Character classes for hasOnlyShortPieces: ASCII by table, anything else one class. */
+const LETTER = 0;
+const DIGIT = 1;
+const BLANK = 2;
+const BREAK = 3;
+const APOSTROPHE = 4;
+const SYMBOL = 5;
+const OTHER = 6;
+const CLASSES = 7;
+
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) => {
+  if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return LETTER;
+  if (code >= 0x30 && code <= 0x39) return DIGIT;
+  if (code === 0x20 || code === 0x09) return BLANK;
+  if (code >= 0x0a && code <= 0x0d) return BREAK;
+  return code === 0x27 ? APOSTROPHE : SYMBOL;
+});
+
+/** CUT[previous * CLASSES + current] is 1 where the split pattern always cuts between the two. */
+const CUT = Uint8Array.from({ length: CLASSES * CLASSES }, (_, index) => {
+  const previous = Math.floor(index / CLASSES);
+  const current = index % CLASSES;
+  if (previous === DIGIT || current === DIGIT) return 1;
+  if (current === BLANK && previous !== BLANK && previous !== BREAK && previous !== OTHER) return 1;
+  return previous === LETTER && current !== LETTER && current !== APOSTROPHE && current !== OTHER ? 1 : 0;
+});
+
 /**
  * Whether the split pattern can only cut `text` into pre-tokens of at most LONG_PIECE units, judged
  * in one pass from cuts it always makes (ASCII only; any other character may extend a pre-token):
@@ -111,33 +138,15 @@ function countPiece(text: string): number {
  * `'s` continues a word).
  */
 export function hasOnlyShortPieces(text: string): boolean {
+  if (text.length <= LONG_PIECE) return true;
   let run = 0;
-  let previous = 0x20;
+  let previous = BLANK;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (alwaysCutBetween(previous, code)) run = 0;
-    run += 1;
+    const current = code < 0x80 ? (ASCII_CLASS[code] as number) : OTHER;
+    run = CUT[previous * CLASSES + current] === 1 ? 1 : run + 1;
     if (run > LONG_PIECE) return false;
-    previous = code;
+    previous = current;
   }
   return true;
-}
-
-function alwaysCutBetween(previous: number, code: number): boolean {
-  if (isDigit(code) || isDigit(previous)) return true;
-  if (code === 0x20 || code === 0x09) return previous < 0x80 && !isSpace(previous);
-  return isLetter(previous) && code < 0x80 && code !== 0x27 && !isLetter(code);
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
-
-function isLetter(code: number): boolean {
-  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-/** ASCII whitespace as the split pattern's `\s` sees it. */
-function isSpace(code: number): boolean {
-  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
 }
