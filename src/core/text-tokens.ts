@@ -45,7 +45,8 @@ export function countLeadingTokens(text: string, maxBytes: number): LeadingCount
   let end = 0;
   let bytes = 0;
   while (end < text.length && bytes < maxBytes) {
-    const units = Math.min(WINDOW, Math.max(MIN_WINDOW, maxBytes - bytes));
+    // a code unit takes 1 to 3 bytes: a window of a third of the bytes still wanted never goes far past them
+    const units = Math.min(WINDOW, Math.max(MIN_WINDOW, Math.ceil((maxBytes - bytes) / 3)));
     const counted = countWindow(text, end, units);
     tokens += counted.tokens;
     bytes += Buffer.byteLength(text.slice(end, counted.end));

@@ -81,9 +81,10 @@ describe('prompt estimates of normal requests', () => {
   });
 
   it('a system prompt, then a long pasted file: the file is estimated at its own ratio, not the prose ratio', () => {
+    // the prompt is counted whole, so the file is judged from what is left: smaller samples, a wider spread
     const messages = [{ role: 'system', content: prose().slice(0, 6000) } as const, user(prettyJson())];
     const exact = previousEstimate(messages);
-    expect(ratio(estimatePromptTokens(messages), exact)).toBeGreaterThanOrEqual(0.98);
+    expect(ratio(estimatePromptTokens(messages), exact)).toBeGreaterThanOrEqual(0.97);
     expect(ratio(estimatePromptTokens(messages), exact)).toBeLessThanOrEqual(1.12);
   });
 
