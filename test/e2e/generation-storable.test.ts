@@ -71,6 +71,15 @@ describe.each(GATEWAY_DATABASES)('provider text holding NUL, gateway on $name', 
     expect(await accountMoney(harness)).toEqual({ balance: before.balance - parseUsd(data.cost_usd), reserved: 0n });
   });
 
+  it('a request refused for naming an unknown model that holds NUL is answered 404 and recorded under its id', async () => {
+    const reply = await send(harness, { path: '/chat/completions', body: { model: 'acme/no\u0000such', messages: [{ role: 'user', content: 'Hi' }] } });
+    expect(reply.status).toBe(404);
+    const id = reply.headers.get('x-generation-id') ?? '';
+    const stored = await send(harness, { path: `/generation?id=${id}` });
+    expect(stored.status).toBe(200);
+    expect((stored.json as { data: { model: string; status: string } }).data).toMatchObject({ model: 'acme/no\uFFFDsuch', status: 'error' });
+  });
+
   it.each(['gen-%00abc', '%00', 'gen-abc%00', 'gen-ABC', 'gen-a.b', `gen-${'a'.repeat(65)}`])(
     'GET /generation?id=%s, an id that cannot exist, is 404',
     async (id) => {
