@@ -89,7 +89,7 @@ describe('hasOnlyShortPieces', () => {
     const next = seeded(3);
     const alphabet = [
       'a', 'B', 'z', 'aaaaaaaa', ' ', '\t', '\n', '\r', '/', "'", "'s", "'ll", 'll', '.', '!', '-', '_', '1', 'é', 'É', '中',
-      '😀', '\u0301', '\u00a0', '{', ':',
+      '😀', '\u0301', '\u00a0', '{', ':', 'Ж', 'ω', '，', '。', '’', '—', 'ー', '・', '\u3000', '×',
     ];
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
     let held = 0;
@@ -119,10 +119,32 @@ describe('hasOnlyShortPieces', () => {
     }
   });
 
-  it('does not hold for runs of symbols, of spaces, or of characters it cannot judge', () => {
+  it('whenever it holds, the split pattern makes no pre-token longer than LONG_PIECE (each BMP character beside a long run)', () => {
+    const longestPiece = (text: string): number => Math.max(...Array.from(text.matchAll(O200K_TOKEN_SPLIT_REGEX), (match) => match[0].length));
+    const wrong: string[] = [];
+    for (let code = 0x80; code <= 0xffff; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const character = String.fromCharCode(code);
+      // a letter before it, symbols or spaces after it: each claim the check makes about it is put to the test
+      for (const text of ['a'.repeat(LONG_PIECE) + character, character + '!'.repeat(LONG_PIECE), character + ' '.repeat(LONG_PIECE)]) {
+        if (hasOnlyShortPieces(text) && longestPiece(text) > LONG_PIECE) wrong.push(code.toString(16));
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('holds for prose in Russian, Chinese and Japanese, and for text with typographic quotes and dashes', () => {
+    expect(hasOnlyShortPieces('Съешь же ещё этих мягких французских булок, да выпей чаю. '.repeat(10))).toBe(true);
+    expect(hasOnlyShortPieces('今天天气很好，我们去公园散步吧。然后在湖边吃午饭，下午回家休息。'.repeat(10))).toBe(true);
+    expect(hasOnlyShortPieces('「こんにちは」と彼女は言った。カタカナも、ひらがなも、漢字もある。'.repeat(10))).toBe(true);
+    expect(hasOnlyShortPieces('“It’s done” — she said… ‘again’ – twice. '.repeat(10))).toBe(true);
+  });
+
+  it('does not hold for long runs of symbols, of spaces, of letters, or of characters it cannot judge', () => {
     expect(hasOnlyShortPieces('-'.repeat(LONG_PIECE + 1))).toBe(false);
     expect(hasOnlyShortPieces(' '.repeat(LONG_PIECE + 1))).toBe(false);
     expect(hasOnlyShortPieces(`!${'\n/'.repeat(LONG_PIECE)}`)).toBe(false);
     expect(hasOnlyShortPieces('中'.repeat(LONG_PIECE + 1))).toBe(false);
+    expect(hasOnlyShortPieces(`x${'ー・'.repeat(LONG_PIECE)}`)).toBe(false);
   });
 });
