@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
+import { storableJsonText, storableRow } from '../store/storable-text.js';
 import type { Store } from '../store/store.js';
 import { isUncollectedReason, type Uncollected } from './charge-cap.js';
 import type { Units } from './money.js';
@@ -25,12 +26,14 @@ export function createGenerationReader(store: Store): GenerationReader {
 /**
  * The stored form of a record. When not `charged` (a released hold), its cost and the amounts of its
  * priced lines are stored as 0 while the quantities stay, so the record says what was waived; nothing
- * is then uncollected, since nothing was collected.
+ * is then uncollected, since nothing was collected. Its texts, provider text and client headers among
+ * them, are made storable here (U+0000 becomes U+FFFD, see storable-text.ts), for both engines and
+ * every way a record is written.
  */
 export function generationToRow(record: GenerationRecord, charged: boolean): Insertable<GenerationsTable> {
   const cost: Units = charged ? record.cost : 0n;
   const uncollected = charged ? record.uncollected : undefined;
-  return {
+  return storableRow({
     id: record.id,
     account_id: record.accountId,
     workspace_id: record.workspaceId,
@@ -53,7 +56,7 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
     reasoning_tokens: record.reasoningTokens ?? null,
     estimated_prompt_tokens: record.estimatedPromptTokens,
     cost_units: cost.toString(),
-    cost_lines: JSON.stringify(record.costLines.map((line) => storedLine(line, charged))),
+    cost_lines: storableJsonText(record.costLines.map((line) => storedLine(line, charged))),
     uncollected_units: uncollected ? uncollected.amount.toString() : null,
     uncollected_reason: uncollected ? uncollected.reasons.join(',') : null,
     created_at: record.createdAt.getTime(),
@@ -61,8 +64,8 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
     generation_ms: record.generationMs,
     app_title: record.appTitle,
     app_referer: record.appReferer,
-    metadata: record.metadata === null ? null : JSON.stringify(record.metadata),
-  };
+    metadata: record.metadata === null ? null : storableJsonText(record.metadata),
+  });
 }
 
 interface StoredLine {

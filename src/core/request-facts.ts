@@ -2,7 +2,7 @@ import type { InputSource } from '../catalogue/types.js';
 import { GatewayError, invalidRequest } from './errors.js';
 import { containerOf, containerOfFilename, parseDataUrl } from './media-type.js';
 import type { ContentPart, CoreRequest } from './request.js';
-import { estimateMessageTokens, estimateToolTokens } from './token-estimate.js';
+import { estimateMessageTokens, estimateToolTokens, TokenEstimator } from './token-estimate.js';
 
 /** One non-text part a turn carries, as routing judges it (rules 10, 11). */
 export interface InputPart {
@@ -31,8 +31,9 @@ export interface RequestFacts {
 export const MAX_STORED_FILES = 16;
 
 export function requestFacts(request: CoreRequest): RequestFacts {
-  const messageTokens = request.messages.map(estimateMessageTokens);
-  const toolTokens = estimateToolTokens(request.tools);
+  const estimator = new TokenEstimator();
+  const toolTokens = estimateToolTokens(request.tools, estimator);
+  const messageTokens = request.messages.map((message) => estimateMessageTokens(message, estimator));
   const storedFiles = countStoredFiles(request);
   if (storedFiles > MAX_STORED_FILES) throw invalidRequest('messages', `names ${storedFiles} stored files; at most ${MAX_STORED_FILES}`);
   const inputs: InputPart[] = [];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { encode } from 'gpt-tokenizer';
 import { isPlainObject } from '../core/plain-object.js';
+import { countTextPromptTokens } from './prompt-tokens.js';
 
 /** Tokens the simulator counts for one non-text part, by modality. */
 const MEDIA_TOKENS: Readonly<Record<string, number>> = { image: 64, audio: 32, video: 128, file: 16 };
@@ -10,7 +10,6 @@ const PART_MODALITY: Readonly<Record<string, string>> = {
   input_video: 'video',
   input_file: 'file',
 };
-const NO_SPECIAL_TOKEN_CHECK = { disallowedSpecial: new Set<string>() };
 
 /**
  * A deterministic vector for one input entry: each component is k/1024 for an integer k in
@@ -44,7 +43,7 @@ export function entryTokens(entry: unknown, into: Map<string, number>): void {
 }
 
 function textTokens(text: string): number {
-  return text === '' ? 0 : encode(text, NO_SPECIAL_TOKEN_CHECK).length;
+  return countTextPromptTokens(text);
 }
 
 /** The entries of an embeddings `input`: a string, a token array, or a list of either or of items. */

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { encode } from 'gpt-tokenizer';
 import type { ParsedBody } from './chat-route.js';
 import { sendError, sendJson } from './json-reply.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { resolveOperationBehaviour, servesOperation, type OperationBehaviour } from './operation-behaviour.js';
+import { countTextPromptTokens } from './prompt-tokens.js';
 
 /** Which rerank wire a request arrived on: Cohere-style `/v2/rerank`, or an OpenAI-compatible `/rerank`. */
 export type RerankWire = 'cohere' | 'openai';
 
-const NO_SPECIAL_TOKEN_CHECK = { disallowedSpecial: new Set<string>() };
 const WORD = /[\p{L}\p{N}]+/gu;
 
 function words(text: string): Set<string> {
@@ -29,7 +28,7 @@ export function relevanceScore(query: string, document: string): number {
 }
 
 function tokens(text: string): number {
-  return text === '' ? 0 : encode(text, NO_SPECIAL_TOKEN_CHECK).length;
+  return countTextPromptTokens(text);
 }
 
 function documentText(document: unknown): string | undefined {

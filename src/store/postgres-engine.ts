@@ -1,11 +1,14 @@
-import { PostgresDialect } from 'kysely';
+import { PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { storableParameters } from './storable-text.js';
 
 const INT8_OID = 20;
 
 /**
  * A pg pool behind Kysely. BIGINT columns hold epoch milliseconds, which fit a JS number exactly,
  * so they are parsed as numbers (pg's default would be strings). Money is TEXT and never parsed here.
+ * Every statement's parameters are made storable (see storable-text.ts): PostgreSQL refuses U+0000
+ * in text, whether written or only looked up.
  */
 export function openPostgresDialect(url: string, maxConnections = 10): PostgresDialect {
   const pool = new pg.Pool({
@@ -16,5 +19,29 @@ export function openPostgresDialect(url: string, maxConnections = 10): PostgresD
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  return new PostgresDialect({ pool });
+  return new PostgresDialect({ pool: storablePool(pool) });
+}
+
+function storablePool(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let storable = clients.get(client);
+      if (!storable) {
+        storable = storableClient(client);
+        clients.set(client, storable);
+      }
+      return storable;
+    },
+    end: () => pool.end(),
+  };
+}
+
+function storableClient(client: pg.PoolClient): PostgresPoolClient {
+  function query(sql: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
+    if (typeof sql !== 'string') return client.query(sql as unknown as pg.Submittable);
+    return client.query(sql, storableParameters(parameters) as unknown[]);
+  }
+  return { query: query as PostgresPoolClient['query'], release: () => client.release() };
 }

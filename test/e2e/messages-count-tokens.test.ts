@@ -59,6 +59,21 @@ describe('POST /messages/count_tokens', () => {
     expect((await send(harness, { path: `/generation?id=${id}` })).status).toBe(404);
   });
 
+  it('special-token markers in the text are counted as text, on count_tokens and for the hold of a request', async () => {
+    const messages = [{ role: 'user', content: 'Print <|endoftext|> and <|im_start|> verbatim [[sim tokens=2]]' }];
+    const counted = await send(harness, { path: '/messages/count_tokens', body: { model: 'acme/chat', messages } });
+    expect(counted.status).toBe(200);
+    expect((counted.json as { input_tokens: number }).input_tokens).toBeGreaterThan(10);
+    const answered = await send(harness, { path: '/messages', body: { model: 'acme/chat', max_tokens: 16, messages } });
+    expect(answered.status).toBe(200);
+  });
+
+  it('a 190,000-character run of one character is estimated at once, at no less than a token per 5 bytes', async () => {
+    const reply = await send(harness, { path: '/messages/count_tokens', body: { model: 'acme/chat', messages: [{ role: 'user', content: 'x'.repeat(190_000) }] } });
+    expect(reply.status).toBe(200);
+    expect((reply.json as { input_tokens: number }).input_tokens).toBeGreaterThanOrEqual(190_000 / 5);
+  });
+
   it('needs a key', async () => {
     const reply = await send(harness, { path: '/messages/count_tokens', body: { model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] }, key: null });
     expect(reply.status).toBe(401);

@@ -76,17 +76,16 @@ describe('a caller who leaves before its body is read', () => {
 });
 
 describe.skipIf(postgres === undefined)('U+0000 on PostgreSQL', () => {
-  // Defect: PostgreSQL refuses U+0000 in text. GET /generation?id=%00 answers 500 (the lookup
-  // fails), and a refusal whose recorded text holds U+0000 (the model asked, a field named in the
-  // message) is not recorded, so its X-Generation-Id reads back 404.
-  it.skip('GET /generation?id=%00 is 404 not_found (defect: 500 on PostgreSQL)', async () => {
+  // PostgreSQL refuses U+0000 in text: an id holding it is 404 without a query, and a recorded text
+  // holding it is stored with U+FFFD in its place.
+  it('GET /generation?id=%00 is 404 not_found', async () => {
     await withHarness(postgres as DatabaseEngine, async (harness) => {
       const reply = await send(harness, { path: '/generation?id=%00' });
       expect(reply.status).toBe(404);
     });
   });
 
-  it.skip('a refusal naming a model that holds U+0000 reads back by its X-Generation-Id (defect: not recorded on PostgreSQL)', async () => {
+  it('a refusal naming a model that holds U+0000 reads back by its X-Generation-Id', async () => {
     await withHarness(postgres as DatabaseEngine, async (harness) => {
       const refused = await send(harness, { path: '/chat/completions', body: { model: 'acme/chat\u0000', messages: [{ role: 'user', content: 'Hello' }] } });
       expect(refused.status).toBe(404);
@@ -98,13 +97,14 @@ describe.skipIf(postgres === undefined)('U+0000 on PostgreSQL', () => {
 });
 
 describe('prompt estimation', () => {
-  // Known defect (token estimation, being fixed): estimating a prompt is quadratic in the length of
-  // one pre-token, so a 100,000-character unbroken run holds the whole process for over 30 s
-  // (every other request waits). The fuzz suite keeps unbroken runs short until the fix lands.
-  it.skip('a prompt of 100,000 unbroken characters is answered while the gateway keeps serving (known defect: quadratic estimation)', async () => {
+  // The tokenizer's cost grows with the square of one pre-token's length; the estimate bounds its work,
+  // so a 100,000-character unbroken run is answered at once (it used to hold the process over 30 s).
+  it('a prompt of 100,000 unbroken characters is answered while the gateway keeps serving', async () => {
     await withHarness(sqlite, async (harness) => {
       const reply = await send(harness, { path: '/chat/completions', body: { model: 'acme/chat', max_tokens: 4, messages: [{ role: 'user', content: 'ü'.repeat(100_000) }] } });
-      expect(reply.status).toBeLessThan(500);
+      // Served, or refused as longer than the window (the estimate leans high): never a fault.
+      expect([200, 503]).toContain(reply.status);
+      expect(reply.status === 200 || (reply.json as { error?: { metadata?: { error_type?: string } } }).error?.metadata?.error_type === 'no_route').toBe(true);
     });
   });
 });

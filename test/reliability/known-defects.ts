@@ -30,15 +30,7 @@ function carriesNul(fuzz: FuzzCase): boolean {
   return text.includes('\u0000') || text.includes('\\u0000');
 }
 
-export const KNOWN_DEFECTS: KnownDefect[] = [
-  {
-    // PostgreSQL refuses U+0000 in text: GET /generation?id=%00 answers 500, and a refusal naming a
-    // model (or another recorded text) with U+0000 is not recorded, so its id reads back 404.
-    name: 'U+0000 in a stored or looked-up text on PostgreSQL',
-    explains: (engine, fuzz, problem) => engine === 'postgres' && carriesNul(fuzz)
-      && (/^500|^500 is not/.test(problem) || /GET \/generation\?id=\S+ answered 404/.test(problem)),
-  },
-];
+export const KNOWN_DEFECTS: KnownDefect[] = [];
 
 export function knownDefectOf(engine: DatabaseEngine['name'], fuzz: FuzzCase, problem: string): KnownDefect | undefined {
   return KNOWN_DEFECTS.find((defect) => defect.explains(engine, fuzz, problem));

@@ -51,13 +51,13 @@ async function freshSqliteStores(): Promise<[Store, Store]> {
 }
 
 /** A fresh, empty schema on the test server, as the database URL a store or a gateway opens. */
-export interface PostgresDatabase {
+export interface ScratchDatabase {
   url: string;
   /** Drops the schema and everything in it; close whatever opened it first. */
   drop(): Promise<void>;
 }
 
-export async function freshPostgresDatabase(): Promise<PostgresDatabase> {
+export async function freshPostgresDatabase(): Promise<ScratchDatabase> {
   const schema = `test_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await client.connect();
@@ -100,4 +100,10 @@ export const POSTGRES_REACHABLE = await postgresReachable();
 export const STORE_ENGINES: StoreEngine[] = [
   { name: 'sqlite', open: () => openStore('sqlite::memory:'), openPair: freshSqliteStores },
   ...(POSTGRES_REACHABLE ? [{ name: 'postgres' as const, open: freshPostgresStore, openPair: freshPostgresStores }] : []),
+];
+
+/** A database for a whole gateway on each engine of STORE_ENGINES. */
+export const GATEWAY_DATABASES: { name: StoreEngine['name']; open(): Promise<ScratchDatabase> }[] = [
+  { name: 'sqlite', open: async () => ({ url: 'sqlite::memory:', drop: async () => undefined }) },
+  ...(POSTGRES_REACHABLE ? [{ name: 'postgres' as const, open: freshPostgresDatabase }] : []),
 ];

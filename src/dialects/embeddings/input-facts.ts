@@ -1,5 +1,5 @@
 import { fromUrl, type InputPart, type RequestFacts } from '../../core/request-facts.js';
-import { countText, PER_MEDIA_PART } from '../../core/token-estimate.js';
+import { PER_MEDIA_PART, TokenEstimator } from '../../core/token-estimate.js';
 import type { EmbeddingsPart, InputEntry } from './schema.js';
 
 /**
@@ -11,21 +11,22 @@ export function embeddingsFacts(entries: readonly InputEntry[]): RequestFacts {
   const inputs: InputPart[] = [];
   let promptTokens = 0;
   let windowTokens = 0;
+  const estimator = new TokenEstimator();
   for (const entry of entries) {
-    const tokens = entryTokens(entry, inputs);
+    const tokens = entryTokens(entry, inputs, estimator);
     promptTokens += tokens;
     windowTokens = Math.max(windowTokens, tokens);
   }
   return { promptTokens, messageTokens: [], toolTokens: 0, inputs, windowTokens };
 }
 
-function entryTokens(entry: InputEntry, inputs: InputPart[]): number {
-  if (typeof entry === 'string') return countText(entry);
+function entryTokens(entry: InputEntry, inputs: InputPart[], estimator: TokenEstimator): number {
+  if (typeof entry === 'string') return estimator.count(entry);
   if (Array.isArray(entry)) return entry.length;
   let tokens = 0;
   for (const part of entry.content) {
     if (part.type === 'text') {
-      tokens += countText(part.text);
+      tokens += estimator.count(part.text);
       continue;
     }
     inputs.push(routedPart(part));

@@ -1,6 +1,6 @@
 import type { DecodedOperation } from '../../core/decoded-operation.js';
 import type { RerankAsk } from '../../core/rerank.js';
-import { countText } from '../../core/token-estimate.js';
+import { TokenEstimator } from '../../core/token-estimate.js';
 import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
 import { singleCallRequest } from '../shared/single-call-request.js';
 import type { RerankRequestBody } from './schema.js';
@@ -23,7 +23,8 @@ export function decodeRerankRequest(body: RerankRequestBody, headers: HeaderBag)
  * an endpoint's window: rerank engines truncate long documents themselves.
  */
 function rerankFacts(query: string, texts: readonly string[]): DecodedOperation<RerankAsk>['facts'] {
-  const queryTokens = countText(query);
-  const promptTokens = texts.reduce((sum, text) => sum + queryTokens + countText(text), 0);
+  const estimator = new TokenEstimator();
+  const queryTokens = estimator.count(query);
+  const promptTokens = texts.reduce((sum, text) => sum + queryTokens + estimator.count(text), 0);
   return { promptTokens, messageTokens: [], toolTokens: 0, inputs: [], windowTokens: queryTokens };
 }

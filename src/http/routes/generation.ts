@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { GatewayError } from '../../core/errors.js';
+import { isGenerationId } from '../../core/generation-id.js';
 import { formatUsd, toUsdNumber } from '../../billing/money.js';
 import type { GenerationRecord } from '../../billing/types.js';
 import type { Services } from '../services.js';
@@ -14,7 +15,7 @@ export function registerGenerationRoute(app: FastifyInstance, services: Services
     schema: { summary: 'Read a generation record by id', querystring: GenerationQuery, security: [{ bearer: [] }] },
   }, async (request) => {
     const { id } = request.query as Static<typeof GenerationQuery>;
-    const record = await services.generations.get(id, authenticatedKey(request).accountId);
+    const record = isGenerationId(id) ? await services.generations.get(id, authenticatedKey(request).accountId) : null;
     if (!record) throw new GatewayError('not_found', `No generation ${id}`);
     return { data: renderGeneration(record) };
   });

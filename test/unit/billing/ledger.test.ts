@@ -201,6 +201,43 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       await ledger.settle(await ledger.hold(request(fixture, 'g1', 1n)), record(fixture, 'g1', 1n));
       expect(await createGenerationReader(fixture.store).get('g1', 'acct_other')).toBeNull();
     });
+
+    it('NUL in any text of a record (provider text, headers, metadata, cost lines) is stored as U+FFFD and charged', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store);
+      const cost = parseUsd('0.3');
+      const generation: GenerationRecord = {
+        ...record(fixture, 'g1', cost),
+        providerName: 'Sim\u0000Alpha', upstreamId: 'up-\u00001', nativeFinishReason: 'end\u0000turn', errorMessage: 'bad\u0000byte',
+        appTitle: 'App\u0000', appReferer: 'https://app.example/\u0000', costLines: [{ key: 'prompt\u0000', quantity: '12', amount: cost }],
+        metadata: { 'user\u0000id': 'u\u00001', nested: ['a\u0000', { deep: '\u0000' }], literal: 'backslash \\u0000 stays' },
+      };
+      await ledger.settle(await ledger.hold(request(fixture, 'g1', parseUsd('1'))), generation);
+      const stored = await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId);
+      expect(stored).toEqual({
+        ...generation,
+        providerName: 'Sim\uFFFDAlpha', upstreamId: 'up-\uFFFD1', nativeFinishReason: 'end\uFFFDturn', errorMessage: 'bad\uFFFDbyte',
+        appTitle: 'App\uFFFD', appReferer: 'https://app.example/\uFFFD', costLines: [{ key: 'prompt\uFFFD', quantity: '12', amount: cost }],
+        metadata: { 'user\uFFFDid': 'u\uFFFD1', nested: ['a\uFFFD', { deep: '\uFFFD' }], literal: 'backslash \\u0000 stays' },
+      });
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('5') - cost, reserved: 0n });
+    });
+
+    it('NUL in the record of a released hold and of a refusal is stored as U+FFFD too', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store);
+      await ledger.release(await ledger.hold(request(fixture, 'g1', parseUsd('1'))), { ...record(fixture, 'g1', 1n), errorMessage: 'cut\u0000' });
+      await ledger.recordRefusal({ ...record(fixture, 'g2', 0n), status: 'error', errorMessage: 'no\u0000route' });
+      const reader = createGenerationReader(fixture.store);
+      expect((await reader.get('g1', fixture.owner.accountId))?.errorMessage).toBe('cut\uFFFD');
+      expect((await reader.get('g2', fixture.owner.accountId))?.errorMessage).toBe('no\uFFFDroute');
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
+    });
+
+    it('looking up an id holding NUL finds nothing, without an error from the engine', async () => {
+      const fixture = await funded('5');
+      expect(await createGenerationReader(fixture.store).get('gen-\u0000abc', fixture.owner.accountId)).toBeNull();
+    });
   });
 
   describe('key spend limits', () => {
