@@ -11,6 +11,8 @@ export const ERROR_CODES = {
   payment_required: { status: 402, errorType: 'payment_required' },
   not_found: { status: 404, errorType: 'not_found' },
   client_timeout: { status: 408, errorType: 'timeout' },
+  /** The request itself did not arrive within the server's deadline (not a caller who left). */
+  request_timeout: { status: 408, errorType: 'timeout' },
   payload_too_large: { status: 413, errorType: 'payload_too_large' },
   headers_too_large: { status: 431, errorType: 'invalid_request' },
   unsupported_output: { status: 422, errorType: 'unsupported_output' },

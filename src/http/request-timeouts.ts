@@ -52,7 +52,7 @@ export function bodyTimeoutError(settings: HttpSettings): GatewayError {
 
 /** A 408 closes its connection: the rest of the request, if it ever comes, is not read. */
 function timeoutError(message: string): GatewayError {
-  return new GatewayError('client_timeout', message, { headers: { connection: 'close' } });
+  return new GatewayError('request_timeout', message, { headers: { connection: 'close' } });
 }
 
 function describeDuration(ms: number): string {
