@@ -52,7 +52,8 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
     const writer = dialect.createStreamWriter(meta, prepared.request);
     const meter = new AnswerMeter();
-    yield* texts([writer.open()]);
+    const opening = writer.open();
+    if (opening.length > 0) yield { type: 'text', text: opening };
     yield* pump(answer.events, { writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal });
     const endedEarly = prepared.call.signal.aborted || (outcome.error !== undefined && prepared.call.restart.aborted);
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
@@ -63,7 +64,7 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     if (outcome.cancelled) return;
     const honoured = honouredMembers(prepared.request, answer.attempt);
     const failure = outcome.error ?? (cost === undefined ? unrecordedError() : undefined);
-    yield* texts([failure ? writer.fail(failure) : writer.finish({ usage: outcome.usage, cost: cost ?? 0, honoured })]);
+    yield { type: 'text', text: failure ? writer.fail(failure) : writer.finish({ usage: outcome.usage, cost: cost ?? 0, honoured }) };
   } finally {
     upstream.release();
   }
@@ -101,12 +102,10 @@ async function* pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): A
       await events.return(undefined);
       return;
     }
-    if (visibleToCaller(event, outcome.request)) yield* texts([writer.write(event)]);
+    if (!visibleToCaller(event, outcome.request)) continue;
+    const text = writer.write(event);
+    if (text.length > 0) yield { type: 'text', text };
   }
-}
-
-function* texts(chunks: readonly string[]): Generator<StreamPart> {
-  for (const text of chunks) if (text.length > 0) yield { type: 'text', text };
 }
 
 function refusedPart(error: GatewayError, dialect: DialectBinding, prepared: PreparedInference): StreamPart {
