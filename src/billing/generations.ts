@@ -2,7 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import type { Units } from './money.js';
-import type { CostLine, GenerationReader, GenerationRecord } from './types.js';
+import { GENERATION_STATUSES, type CostLine, type GenerationReader, type GenerationRecord, type GenerationStatus, type Hold } from './types.js';
 
 type GenerationRow = Selectable<GenerationsTable>;
 
@@ -60,6 +60,11 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
   };
 }
 
+/** The row written with a hold: the pending record, stamped with its instance and its hold. */
+export function pendingGenerationRow(hold: Hold, instanceId: string | null): Insertable<GenerationsTable> {
+  return { ...generationToRow(hold.pending, false), instance_id: instanceId, hold_id: hold.id, held_units: hold.amount.toString() };
+}
+
 interface StoredLine {
   key: string;
   quantity: string;
@@ -110,8 +115,8 @@ function optionalCount<K extends string>(name: K, value: number | null): Partial
   return value === null ? {} : ({ [name]: value } as Record<K, number>);
 }
 
-function parseStatus(status: string): GenerationRecord['status'] {
-  if (status === 'success' || status === 'error' || status === 'cancelled') return status;
+function parseStatus(status: string): GenerationStatus {
+  if ((GENERATION_STATUSES as readonly string[]).includes(status)) return status as GenerationStatus;
   throw new Error(`stored generation has unknown status ${JSON.stringify(status)}`);
 }
 

@@ -23,8 +23,9 @@ class SqliteLedgerStatements {
   readonly keyUsageOn: Statement;
   readonly writeDayUsage: Statement;
   readonly writeKeyTotal: Statement;
-  /** Generation inserts by column list: the record's columns are fixed, so there is one in practice. */
+  /** Generation inserts and updates by column list: the record's columns are fixed, so there are few in practice. */
   readonly #insertGeneration = new Map<string, Statement>();
+  readonly #closeGeneration = new Map<string, Statement>();
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
@@ -33,7 +34,7 @@ class SqliteLedgerStatements {
     this.chargedSince = database.prepare('SELECT amount_units FROM key_usage WHERE key_id = ? AND day_start >= ?').pluck();
     this.heldForKey = database.prepare('SELECT amount_units FROM holds WHERE key_id = ?').pluck();
     this.insertHold = database.prepare(
-      'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.deleteHold = database.prepare('DELETE FROM holds WHERE id = ? RETURNING amount_units').pluck();
     this.insertEntry = database.prepare(
@@ -55,6 +56,18 @@ class SqliteLedgerStatements {
       const values = columns.map((column) => `@${column}`).join(', ');
       statement = this.database.prepare(`INSERT INTO generations (${list}) VALUES (${values}) ON CONFLICT (id) DO NOTHING`);
       this.#insertGeneration.set(list, statement);
+    }
+    return statement;
+  }
+
+  /** Overwrites a pending generation with the columns given (`id` names the row). */
+  closeGeneration(columns: readonly string[]): Statement {
+    const list = columns.join(', ');
+    let statement = this.#closeGeneration.get(list);
+    if (!statement) {
+      const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = @${column}`).join(', ');
+      statement = this.database.prepare(`UPDATE generations SET ${assignments} WHERE id = @id AND status = 'pending'`);
+      this.#closeGeneration.set(list, statement);
     }
     return statement;
   }
@@ -90,7 +103,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async heldForKey(keyId) {
       return sumUnits(statements.heldForKey.all(keyId) as string[]);
     },
-    async insertHold(hold, at) {
+    async insertHold(hold, at, instanceId) {
       statements.insertHold.run(
         hold.id,
         hold.generationId,
@@ -100,6 +113,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
         hold.amount.toString(),
         hold.expiresAt.getTime(),
         at.getTime(),
+        instanceId,
       );
     },
     async deleteHold(holdId) {
@@ -107,8 +121,12 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       return amount === undefined ? null : BigInt(amount);
     },
     async insertGeneration(row: Insertable<GenerationsTable>) {
-      const values: Record<string, unknown> = {};
-      for (const [column, value] of Object.entries(row)) values[column] = value ?? null;
+      const values = boundValues(row);
+      return statements.insertGeneration(Object.keys(values)).run(values).changes === 1;
+    },
+    async closeGeneration(row: Insertable<GenerationsTable>) {
+      const values = boundValues(row);
+      if (statements.closeGeneration(Object.keys(values)).run(values).changes === 1) return true;
       return statements.insertGeneration(Object.keys(values)).run(values).changes === 1;
     },
     async insertEntry(entry) {
@@ -123,4 +141,11 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       statements.writeKeyTotal.run(usage.total.toString(), keyId);
     },
   };
+}
+
+/** A row's values as named parameters; an absent value binds NULL. */
+function boundValues(row: Insertable<GenerationsTable>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) values[column] = value ?? null;
+  return values;
 }

@@ -43,11 +43,17 @@ export interface LedgerTables {
   chargedSince(keyId: string, dayStart: number): Promise<Units>;
   /** What the key's open holds reserve. */
   heldForKey(keyId: string): Promise<Units>;
-  insertHold(hold: Hold, at: Date): Promise<void>;
+  /** Inserts an open hold, stamped with the instance that took it. */
+  insertHold(hold: Hold, at: Date, instanceId: string | null): Promise<void>;
   /** Deletes an open hold; its amount, or null when it was already released. */
   deleteHold(holdId: string): Promise<Units | null>;
   /** True when this call wrote the record (it did not exist yet). */
   insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
+  /**
+   * Writes a generation's final record: over its pending row, or as a new row where none exists.
+   * True when this call wrote it; false when the generation was already settled.
+   */
+  closeGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;
   /** The key's lifetime charges and its charges on the UTC day `dayStart`; null for an unknown key. */
   keyUsageOn(keyId: string, dayStart: number): Promise<{ total: Units; day: Units } | null>;

@@ -6,6 +6,7 @@ import { createLedger } from '../../../src/billing/ledger.js';
 import { parseUsd, type Units } from '../../../src/billing/money.js';
 import type { GenerationRecord, HoldRequest } from '../../../src/billing/types.js';
 import type { Store } from '../../../src/store/store.js';
+import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES, type StoreEngine } from '../../support/store-engines.js';
 
 const opened: Store[] = [];
@@ -29,7 +30,7 @@ async function funded(creditsUsd: string): Promise<Fixture> {
 }
 
 function request(fixture: Fixture, generationId: string, amount: Units): HoldRequest {
-  return { ...fixture.owner, generationId, amount };
+  return holdRequest(fixture.owner, generationId, amount);
 }
 
 function record(fixture: Fixture, id: string, cost: Units): GenerationRecord {
@@ -118,14 +119,15 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       expect((await money(fixture.store)).balance).toBe(parseUsd('5'));
     });
 
-    it('release without a record only frees the reservation', async () => {
+    it('release without a record frees the reservation and closes the pending generation as a 500 costing nothing', async () => {
       const fixture = await funded('5');
       const ledger = createLedger(fixture.store);
       const hold = await ledger.hold(request(fixture, 'g1', parseUsd('1')));
       await ledger.release(hold);
       await ledger.release(hold);
       expect(await money(fixture.store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
-      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toBeNull();
+      const stored = await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId);
+      expect(stored).toMatchObject({ status: 'error', errorCode: 500, finishReason: 'error', cost: 0n, costLines: [] });
     });
 
     it('expired holds are released, live ones kept', async () => {
@@ -158,6 +160,49 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       await expect(ledger.hold(request(fixture, 'g1', -1n))).rejects.toThrow(RangeError);
       const hold = await ledger.hold(request(fixture, 'g1', 1n));
       await expect(ledger.settle(hold, record(fixture, 'g1', -1n))).rejects.toThrow(RangeError);
+    });
+  });
+
+  describe('pending generations', () => {
+    it('a hold writes its generation as pending at once: readable, costing nothing, stamped with the instance and the hold', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store, { instanceId: 'inst_a' });
+      const hold = await ledger.hold(request(fixture, 'g1', parseUsd('1')));
+      const stored = await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId);
+      expect(stored).toEqual(hold.pending);
+      expect(stored).toMatchObject({ status: 'pending', cost: 0n, costLines: [] });
+      const row = await fixture.store.db.selectFrom('generations').select(['instance_id', 'hold_id', 'held_units']).executeTakeFirstOrThrow();
+      expect(row).toEqual({ instance_id: 'inst_a', hold_id: hold.id, held_units: parseUsd('1').toString() });
+      const held = await fixture.store.db.selectFrom('holds').select(['instance_id', 'generation_id']).executeTakeFirstOrThrow();
+      expect(held).toEqual({ instance_id: 'inst_a', generation_id: 'g1' });
+    });
+
+    it('a hold refused with 402 leaves no generation behind', async () => {
+      const fixture = await funded('1');
+      const ledger = createLedger(fixture.store);
+      await refusal(ledger.hold(request(fixture, 'g1', parseUsd('2'))));
+      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toBeNull();
+    });
+
+    it('a hold whose pending record is not its own pending generation is refused', async () => {
+      const fixture = await funded('1');
+      const ledger = createLedger(fixture.store);
+      const other = request(fixture, 'g2', 1n);
+      await expect(ledger.hold({ ...request(fixture, 'g1', 1n), pending: other.pending })).rejects.toThrow(RangeError);
+      await expect(ledger.hold({ ...other, pending: { ...other.pending, status: 'success' } })).rejects.toThrow(RangeError);
+      expect((await money(fixture.store)).reserved).toBe(0n);
+    });
+
+    it('settling turns the pending row into the final record, charging once even when settled twice at once', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store, { instanceId: 'inst_a' });
+      const hold = await ledger.hold(request(fixture, 'g1', parseUsd('1')));
+      const generation = record(fixture, 'g1', parseUsd('0.25'));
+      await Promise.all([ledger.settle(hold, generation), ledger.settle(hold, { ...generation, cost: parseUsd('0.5') })]);
+      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toEqual(generation);
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('4.75'), reserved: 0n });
+      const rows = await fixture.store.db.selectFrom('generations').select(['id', 'instance_id']).execute();
+      expect(rows).toEqual([{ id: 'g1', instance_id: 'inst_a' }]);
     });
   });
 
