@@ -104,13 +104,14 @@ export interface DeliveredSoFar {
 
 /**
  * Where a running stream records what it delivered, so that a crash loses at most the output
- * since its last checkpoint. Recording never waits for the store and never throws: a checkpoint
- * that cannot be written is logged and the next one carries the counts.
+ * since its last checkpoint. A stream never waits for a checkpoint, and recording never fails:
+ * one that cannot be written is logged and the next one carries the counts.
  */
 export interface GenerationCheckpoints {
   /** How often a stream checkpoints: once both this many tokens and this many ms have passed since the last. */
   readonly cadence: CheckpointCadence;
-  record(generationId: string, delivered: DeliveredSoFar): void;
+  /** Resolves once the checkpoint is written (or its failure logged); never rejects. */
+  record(generationId: string, delivered: DeliveredSoFar): Promise<void>;
 }
 
 export interface CheckpointCadence {
