@@ -78,10 +78,9 @@ export class InstanceRegistry {
     return gone;
   }
 
-  /** On this host: its process is no longer running, or this process now has its pid. */
+  /** Seen from its own host: its process no longer runs. */
   #exited(row: { host: string; pid: number }): boolean {
-    if (row.host !== this.identity.host) return false;
-    return row.pid === this.identity.pid || !processRuns(row.pid);
+    return row.host === this.identity.host && !processRuns(row.pid);
   }
 }
 

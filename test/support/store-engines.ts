@@ -44,7 +44,13 @@ async function freshSqliteStores(): Promise<[Store, Store]> {
   return [await openStore(url), await openStore(url)];
 }
 
-async function freshPostgresPair(count: number): Promise<[Store, ...Store[]]> {
+/** A database URL of its own on the test server (a fresh schema), for stores and processes to share. */
+export interface FreshPostgres {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function freshPostgresDatabase(): Promise<FreshPostgres> {
   const schema = `test_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await client.connect();
@@ -55,23 +61,36 @@ async function freshPostgresPair(count: number): Promise<[Store, ...Store[]]> {
   }
   const url = new URL(TEST_POSTGRES_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const store = await openStore(url.toString());
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleaner = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await cleaner.connect();
+      await cleaner.query(`DROP SCHEMA ${schema} CASCADE`).finally(() => cleaner.end());
+    },
+  };
+}
+
+async function freshPostgresPair(count: number): Promise<[Store, ...Store[]]> {
+  const database = await freshPostgresDatabase();
+  const store = await openStore(database.url);
   const others: Store[] = [];
-  for (let i = 1; i < count; i += 1) others.push(await openStore(url.toString()));
+  for (let i = 1; i < count; i += 1) others.push(await openStore(database.url));
   const close = store.close.bind(store);
   const first = Object.assign(store, {
     async close() {
       await close();
-      const cleaner = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await cleaner.connect();
-      await cleaner.query(`DROP SCHEMA ${schema} CASCADE`).finally(() => cleaner.end());
+      await database.drop();
     },
   });
   return [first, ...others];
 }
 
+/** Whether the test PostgreSQL server answers (the reason is printed when it does not). */
+export const POSTGRES_REACHABLE = await postgresReachable();
+
 /** SQLite always; PostgreSQL too when its server answers (otherwise skipped with the reason printed). */
 export const STORE_ENGINES: StoreEngine[] = [
   { name: 'sqlite', open: () => openStore('sqlite::memory:'), openPair: freshSqliteStores },
-  ...((await postgresReachable()) ? [{ name: 'postgres' as const, open: freshPostgresStore, openPair: freshPostgresStores }] : []),
+  ...(POSTGRES_REACHABLE ? [{ name: 'postgres' as const, open: freshPostgresStore, openPair: freshPostgresStores }] : []),
 ];
