@@ -1,7 +1,7 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, keySpendStateOf, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, SETTLED_COLUMNS, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 /** The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL). */
@@ -75,11 +75,12 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
     },
     insertGeneration,
     async closeGeneration(row) {
-      const { id, ...columns } = row;
+      const settled: Updateable<GenerationsTable> = {};
+      for (const column of SETTLED_COLUMNS) settled[column] = row[column] as never;
       const updated = await tx
         .updateTable('generations')
-        .set(columns)
-        .where('id', '=', id)
+        .set(settled)
+        .where('id', '=', row.id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
       return updated.numUpdatedRows > 0n || insertGeneration(row);

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { accountBalanceOf, keySpendStateOf, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, SETTLED_COLUMNS, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -23,9 +23,9 @@ class SqliteLedgerStatements {
   readonly keyUsageOn: Statement;
   readonly writeDayUsage: Statement;
   readonly writeKeyTotal: Statement;
-  /** Generation inserts and updates by column list: the record's columns are fixed, so there are few in practice. */
+  /** Generation inserts by column list: the record's columns are fixed, so there are few in practice. */
   readonly #insertGeneration = new Map<string, Statement>();
-  readonly #closeGeneration = new Map<string, Statement>();
+  readonly closeGeneration: Statement;
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
@@ -47,6 +47,8 @@ class SqliteLedgerStatements {
       'INSERT INTO key_usage (key_id, day_start, amount_units) VALUES (?, ?, ?) ON CONFLICT (key_id, day_start) DO UPDATE SET amount_units = excluded.amount_units',
     );
     this.writeKeyTotal = database.prepare('UPDATE api_keys SET usage_units = ? WHERE id = ?');
+    const settled = SETTLED_COLUMNS.map((column) => `${column} = @${column}`).join(', ');
+    this.closeGeneration = database.prepare(`UPDATE generations SET ${settled} WHERE id = @id AND status = 'pending'`);
   }
 
   insertGeneration(columns: readonly string[]): Statement {
@@ -56,18 +58,6 @@ class SqliteLedgerStatements {
       const values = columns.map((column) => `@${column}`).join(', ');
       statement = this.database.prepare(`INSERT INTO generations (${list}) VALUES (${values}) ON CONFLICT (id) DO NOTHING`);
       this.#insertGeneration.set(list, statement);
-    }
-    return statement;
-  }
-
-  /** Overwrites a pending generation with the columns given (`id` names the row). */
-  closeGeneration(columns: readonly string[]): Statement {
-    const list = columns.join(', ');
-    let statement = this.#closeGeneration.get(list);
-    if (!statement) {
-      const assignments = columns.filter((column) => column !== 'id').map((column) => `${column} = @${column}`).join(', ');
-      statement = this.database.prepare(`UPDATE generations SET ${assignments} WHERE id = @id AND status = 'pending'`);
-      this.#closeGeneration.set(list, statement);
     }
     return statement;
   }
@@ -126,7 +116,9 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     },
     async closeGeneration(row: Insertable<GenerationsTable>) {
       const values = boundValues(row);
-      if (statements.closeGeneration(Object.keys(values)).run(values).changes === 1) return true;
+      const settled: Record<string, unknown> = { id: row.id };
+      for (const column of SETTLED_COLUMNS) settled[column] = values[column] ?? null;
+      if (statements.closeGeneration.run(settled).changes === 1) return true;
       return statements.insertGeneration(Object.keys(values)).run(values).changes === 1;
     },
     async insertEntry(entry) {

@@ -50,8 +50,8 @@ export interface LedgerTables {
   /** True when this call wrote the record (it did not exist yet). */
   insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   /**
-   * Writes a generation's final record: over its pending row, or as a new row where none exists.
-   * True when this call wrote it; false when the generation was already settled.
+   * Writes a generation's final record: its `SETTLED_COLUMNS` over its pending row, or the whole
+   * row where none exists. True when this call wrote it; false when the generation was already settled.
    */
   closeGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;
@@ -59,6 +59,18 @@ export interface LedgerTables {
   keyUsageOn(keyId: string, dayStart: number): Promise<{ total: Units; day: Units } | null>;
   writeKeyUsage(keyId: string, dayStart: number, usage: { total: Units; day: Units }): Promise<void>;
 }
+
+/**
+ * What settling a generation decides; the rest (owner, creation time, attribution, metadata) was
+ * written with the hold and stays, so the indexes over the owner and the creation time are not
+ * rewritten.
+ */
+export const SETTLED_COLUMNS = [
+  'model', 'provider_slug', 'provider_name', 'endpoint_id', 'upstream_id', 'streamed', 'status', 'finish_reason',
+  'native_finish_reason', 'error_code', 'error_message', 'prompt_tokens', 'completion_tokens', 'cached_tokens',
+  'cache_write_tokens', 'reasoning_tokens', 'estimated_prompt_tokens', 'cost_units', 'cost_lines', 'latency_ms',
+  'generation_ms',
+] as const satisfies readonly (keyof GenerationsTable)[];
 
 /** The stored form of an account's money and of a key's spend state, as both engines read them. */
 export interface AccountRow {

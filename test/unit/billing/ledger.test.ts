@@ -29,8 +29,10 @@ async function funded(creditsUsd: string): Promise<Fixture> {
   return { store, owner: { accountId: created.accountId, workspaceId: created.workspaceId, keyId: created.keyId } };
 }
 
+/** A hold whose pending generation was admitted with the facts `record` settles it with. */
 function request(fixture: Fixture, generationId: string, amount: Units): HoldRequest {
-  return holdRequest(fixture.owner, generationId, amount);
+  const admitted = record(fixture, generationId, 0n);
+  return { ...holdRequest(fixture.owner, generationId, amount), pending: { ...admitted, status: 'pending', costLines: [] } };
 }
 
 function record(fixture: Fixture, id: string, cost: Units): GenerationRecord {
