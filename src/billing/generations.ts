@@ -61,7 +61,7 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
 }
 
 /** The row written with a hold: the pending record, stamped with its instance and its hold. */
-export function pendingGenerationRow(hold: Hold, instanceId: string | null): Insertable<GenerationsTable> {
+export function pendingGenerationRow(hold: Hold, instanceId: string | null): Insertable<GenerationsTable> & { instance_id: string | null } {
   return { ...generationToRow(hold.pending, false), instance_id: instanceId, hold_id: hold.id, held_units: hold.amount.toString() };
 }
 

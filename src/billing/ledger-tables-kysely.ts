@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, keySpendStateOf, SETTLED_COLUMNS, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, ADMITTED_COLUMNS, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 /** The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL). */
@@ -53,20 +53,24 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
       const holds = await tx.selectFrom('holds').select('amount_units').where('key_id', '=', keyId).execute();
       return sumUnits(holds.map((hold) => hold.amount_units));
     },
-    async insertHold(hold, at, instanceId) {
+    async insertHold(hold, at, pending) {
+      // one statement, one round trip: the hold and its pending generation
       await tx
-        .insertInto('holds')
-        .values({
-          id: hold.id,
-          generation_id: hold.generationId,
-          account_id: hold.accountId,
-          workspace_id: hold.workspaceId,
-          key_id: hold.keyId,
-          amount_units: hold.amount.toString(),
-          expires_at: hold.expiresAt.getTime(),
-          created_at: at.getTime(),
-          instance_id: instanceId,
-        })
+        .with('hold', (db) =>
+          db.insertInto('holds').values({
+            id: hold.id,
+            generation_id: hold.generationId,
+            account_id: hold.accountId,
+            workspace_id: hold.workspaceId,
+            key_id: hold.keyId,
+            amount_units: hold.amount.toString(),
+            expires_at: hold.expiresAt.getTime(),
+            created_at: at.getTime(),
+            instance_id: pending.instance_id,
+          }),
+        )
+        .insertInto('generations')
+        .values(pending)
         .execute();
     },
     async deleteHold(holdId) {
@@ -75,8 +79,7 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
     },
     insertGeneration,
     async closeGeneration(row) {
-      const settled: Updateable<GenerationsTable> = {};
-      for (const column of SETTLED_COLUMNS) settled[column] = row[column] as never;
+      const settled = Object.fromEntries(Object.entries(row).filter(([column]) => !ADMITTED_COLUMNS.has(column))) as Updateable<GenerationsTable>;
       const updated = await tx
         .updateTable('generations')
         .set(settled)

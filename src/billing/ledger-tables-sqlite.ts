@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { accountBalanceOf, keySpendStateOf, SETTLED_COLUMNS, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, ADMITTED_COLUMNS, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -23,9 +23,9 @@ class SqliteLedgerStatements {
   readonly keyUsageOn: Statement;
   readonly writeDayUsage: Statement;
   readonly writeKeyTotal: Statement;
-  /** Generation inserts by column list: the record's columns are fixed, so there are few in practice. */
+  /** Generation inserts and settlements by column list: the record's columns are fixed, so there are few in practice. */
   readonly #insertGeneration = new Map<string, Statement>();
-  readonly closeGeneration: Statement;
+  readonly #closeGeneration = new Map<string, Statement>();
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
@@ -47,8 +47,6 @@ class SqliteLedgerStatements {
       'INSERT INTO key_usage (key_id, day_start, amount_units) VALUES (?, ?, ?) ON CONFLICT (key_id, day_start) DO UPDATE SET amount_units = excluded.amount_units',
     );
     this.writeKeyTotal = database.prepare('UPDATE api_keys SET usage_units = ? WHERE id = ?');
-    const settled = SETTLED_COLUMNS.map((column) => `${column} = @${column}`).join(', ');
-    this.closeGeneration = database.prepare(`UPDATE generations SET ${settled} WHERE id = @id AND status = 'pending'`);
   }
 
   insertGeneration(columns: readonly string[]): Statement {
@@ -58,6 +56,18 @@ class SqliteLedgerStatements {
       const values = columns.map((column) => `@${column}`).join(', ');
       statement = this.database.prepare(`INSERT INTO generations (${list}) VALUES (${values}) ON CONFLICT (id) DO NOTHING`);
       this.#insertGeneration.set(list, statement);
+    }
+    return statement;
+  }
+
+  /** Writes the given columns, but those its admission fixed, over a pending generation (`id` names it). */
+  closeGeneration(columns: readonly string[]): Statement {
+    const list = columns.join(', ');
+    let statement = this.#closeGeneration.get(list);
+    if (!statement) {
+      const settled = columns.filter((column) => !ADMITTED_COLUMNS.has(column)).map((column) => `${column} = @${column}`);
+      statement = this.database.prepare(`UPDATE generations SET ${settled.join(', ')} WHERE id = @id AND status = 'pending'`);
+      this.#closeGeneration.set(list, statement);
     }
     return statement;
   }
@@ -93,7 +103,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async heldForKey(keyId) {
       return sumUnits(statements.heldForKey.all(keyId) as string[]);
     },
-    async insertHold(hold, at, instanceId) {
+    async insertHold(hold, at, pending) {
       statements.insertHold.run(
         hold.id,
         hold.generationId,
@@ -103,8 +113,10 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
         hold.amount.toString(),
         hold.expiresAt.getTime(),
         at.getTime(),
-        instanceId,
+        pending.instance_id,
       );
+      const values = boundValues(pending);
+      if (statements.insertGeneration(Object.keys(values)).run(values).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
     },
     async deleteHold(holdId) {
       const amount = statements.deleteHold.get(holdId) as string | undefined;
@@ -116,10 +128,9 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     },
     async closeGeneration(row: Insertable<GenerationsTable>) {
       const values = boundValues(row);
-      const settled: Record<string, unknown> = { id: row.id };
-      for (const column of SETTLED_COLUMNS) settled[column] = values[column] ?? null;
-      if (statements.closeGeneration.run(settled).changes === 1) return true;
-      return statements.insertGeneration(Object.keys(values)).run(values).changes === 1;
+      const columns = Object.keys(values);
+      if (statements.closeGeneration(columns).run(values).changes === 1) return true;
+      return statements.insertGeneration(columns).run(values).changes === 1;
     },
     async insertEntry(entry) {
       statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());

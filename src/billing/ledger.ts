@@ -58,8 +58,7 @@ async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl
         metadata: { required: request.amount.toString(), spendable: maxUnits(0n, spendable).toString() },
       });
     }
-    await tables.insertHold(held, at, instanceId);
-    await tables.insertGeneration(pendingGenerationRow(held, instanceId));
+    await tables.insertHold(held, at, pendingGenerationRow(held, instanceId));
     await tables.writeAccount(request.accountId, { ...account, reserved: account.reserved + request.amount });
   });
   return held;

@@ -195,6 +195,15 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       expect((await money(fixture.store)).reserved).toBe(0n);
     });
 
+    it('a hold for a generation already recorded is refused, reserving nothing', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store);
+      await ledger.recordRefusal(record(fixture, 'g1', 0n));
+      await expect(ledger.hold(request(fixture, 'g1', parseUsd('1')))).rejects.toThrow();
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
+      expect(await fixture.store.db.selectFrom('holds').selectAll().execute()).toEqual([]);
+    });
+
     it('settling turns the pending row into the final record, charging once even when settled twice at once', async () => {
       const fixture = await funded('5');
       const ledger = createLedger(fixture.store, { instanceId: 'inst_a' });
