@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints } from './types.js';
@@ -23,7 +24,8 @@ export function createGenerationCheckpoints(
     cadence,
     async record(generationId, delivered) {
       try {
-        if (store.sqlite) await store.write((tx) => writeCheckpoint(tx, generationId, delivered));
+        const { sqlite } = store;
+        if (sqlite) await store.write(async () => void sqliteCheckpoint(sqlite).run(checkpointValues(generationId, delivered)));
         else await writeCheckpoint(store.db, generationId, delivered);
       } catch (error) {
         options.logger.warn({ err: error, generation: generationId }, 'generation checkpoint not written');
@@ -32,6 +34,26 @@ export function createGenerationCheckpoints(
   };
 }
 
+const CHECKPOINT_SQL = `UPDATE generations SET endpoint_id = @endpoint_id, completion_tokens = @completion_tokens, prompt_tokens = @prompt_tokens
+  WHERE id = @id AND status = 'pending' AND (completion_tokens IS NULL OR completion_tokens < @completion_tokens)`;
+
+const statements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement>();
+
+/** The checkpoint statement, prepared once per SQLite connection (the query builder would cost more than it). */
+function sqliteCheckpoint(database: BetterSqlite3.Database): BetterSqlite3.Statement {
+  let statement = statements.get(database);
+  if (!statement) {
+    statement = database.prepare(CHECKPOINT_SQL);
+    statements.set(database, statement);
+  }
+  return statement;
+}
+
+function checkpointValues(generationId: string, delivered: DeliveredSoFar): Record<string, unknown> {
+  return { id: generationId, endpoint_id: delivered.endpointId, completion_tokens: delivered.completionTokens, prompt_tokens: delivered.promptTokens ?? null };
+}
+
+/** The same checkpoint through the query builder (PostgreSQL). */
 async function writeCheckpoint(db: Store['db'], generationId: string, delivered: DeliveredSoFar): Promise<void> {
   await db
     .updateTable('generations')
