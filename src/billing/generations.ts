@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import type { PendingGenerationRow } from './ledger-tables.js';
 import type { Units } from './money.js';
 import { GENERATION_STATUSES, type CostLine, type GenerationReader, type GenerationRecord, type GenerationStatus, type Hold } from './types.js';
 
@@ -61,7 +62,7 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
 }
 
 /** The row written with a hold: the pending record, stamped with its instance and its hold. */
-export function pendingGenerationRow(hold: Hold, instanceId: string | null): Insertable<GenerationsTable> & { instance_id: string | null } {
+export function pendingGenerationRow(hold: Hold, instanceId: string | null): PendingGenerationRow {
   return { ...generationToRow(hold.pending, false), instance_id: instanceId, hold_id: hold.id, held_units: hold.amount.toString() };
 }
 
