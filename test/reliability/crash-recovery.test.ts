@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.js';
@@ -16,6 +15,7 @@ import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { catalogueYaml } from '../e2e/harness.js';
 import { freshPostgresDatabase, POSTGRES_REACHABLE } from '../support/store-engines.js';
+import { exited, spawnGatewayProcess, type GatewayChild } from './gateway-child.js';
 import { invariantBreaches, ledgerSnapshot, type LedgerSnapshot } from './ledger-snapshot.js';
 import { seededRandom } from './seeded-random.js';
 import { readChatStream, type StreamSeen } from './stream-reader.js';
@@ -45,8 +45,6 @@ const RECOVERY: Partial<RecoverySettings> = {
   staleAfterMs: 600_000,
   reapIntervalMs: 600_000,
 };
-const REGISTER_TYPESCRIPT = new URL('../support/typescript-child/register.mjs', import.meta.url).pathname;
-const GATEWAY_PROCESS = new URL('./gateway-process.ts', import.meta.url).pathname;
 
 const STORY = { model: MODEL, max_tokens: MAX_TOKENS, messages: [{ role: 'user', content: 'Tell me a long story.' }] };
 /** 200 s at 5 tokens a second: still running when the test ends it. */
@@ -95,7 +93,7 @@ describe.each(ENGINES)('a gateway killed with streams open, restarted on $name',
     const running: RunningGateway[] = [];
     let child: ChildProcess | undefined;
     try {
-      // enough for every hold, the bystander's included, with less than one hold to spare
+      // credit for every hold (about 0.002 USD each), the bystander's included, and a little more
       const account = await createAccount(store, { name: 'crash', creditsUsd: (0.0025 * (streams + 1)).toFixed(4) });
       const checked = async (moment: string): Promise<LedgerSnapshot> => {
         const snapshot = await ledgerSnapshot(store, account.accountId);
@@ -231,40 +229,23 @@ function startQuietGateway(databaseUrl: string): Promise<RunningGateway> {
   return startGateway({ configPath, databaseUrl, port: 0, watch: false, logger: pino({ level: 'silent' }), recovery: RECOVERY });
 }
 
-/** Resolves once the gateway's ledger settled a hold (the stream's own settlement, not a recovery). */
+function spawnGateway(databaseUrl: string): Promise<GatewayChild> {
+  return spawnGatewayProcess({ configPath, databaseUrl, recovery: RECOVERY });
+}
+
+/** Resolves once the gateway's ledger closed a hold (settled or released) for one of its own requests. */
 function nextSettlement(gateway: RunningGateway): Promise<void> {
   const { ledger } = gateway.services;
   const settle = ledger.settle.bind(ledger);
+  const release = ledger.release.bind(ledger);
   return new Promise((resolve) => {
     ledger.settle = async (hold, record) => {
       await settle(hold, record);
       resolve();
     };
+    ledger.release = async (hold, record) => {
+      await release(hold, record);
+      resolve();
+    };
   });
-}
-
-/** The gateway in a child process, once it listens. */
-async function spawnGateway(databaseUrl: string): Promise<{ child: ChildProcess; url: string; instanceId: string }> {
-  const child = spawn(process.execPath, ['--import', REGISTER_TYPESCRIPT, GATEWAY_PROCESS, configPath, databaseUrl], {
-    env: { ...process.env, SWITCHYARD_TEST_RECOVERY: JSON.stringify(RECOVERY) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code, signal) => reject(new Error(`gateway process exited (${code ?? signal}) before listening:\n${stderr}`)));
-  });
-  lines.close();
-  const announced = JSON.parse(first) as { url: string; instanceId: string };
-  return { child, url: announced.url, instanceId: announced.instanceId };
-}
-
-/** Resolves once the process is gone and reaped, so its pid no longer answers. */
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
