@@ -1,6 +1,6 @@
 import { randomHex } from '../core/random-hex.js';
 
-export type RecordPrefix = 'acct' | 'ws' | 'key' | 'hold' | 'led';
+export type RecordPrefix = 'acct' | 'ws' | 'key' | 'hold' | 'led' | 'inst';
 
 /** A fresh id such as `acct_3f9c…`: the prefix names the record kind, 24 random hex follow. */
 export function newRecordId(prefix: RecordPrefix): string {

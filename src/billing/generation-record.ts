@@ -1,3 +1,4 @@
+import type { EndpointEntry } from '../catalogue/types.js';
 import type { CoreUsage } from '../core/events.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { Uncollected } from './charge-cap.js';
@@ -36,6 +37,8 @@ export interface RecordFacts {
   upstreamId?: string;
   error?: { status: number; message: string };
   cancelled?: boolean;
+  /** Admitted and not settled yet: the record written with the hold. */
+  pending?: boolean;
   estimatedPromptTokens: number;
   cost: bigint;
   costLines: GenerationRecord['costLines'];
@@ -58,7 +61,7 @@ export function generationRecord(facts: RecordFacts): GenerationRecord {
     endpointId: endpoint?.id ?? null,
     upstreamId: facts.upstreamId ?? null,
     streamed: facts.asked.streamed,
-    status: facts.cancelled ? 'cancelled' : facts.error ? 'error' : 'success',
+    status: facts.pending ? 'pending' : facts.cancelled ? 'cancelled' : facts.error ? 'error' : 'success',
     finishReason: facts.finishReason ?? null,
     nativeFinishReason: facts.nativeFinishReason ?? null,
     errorCode: facts.error?.status ?? null,
@@ -74,5 +77,41 @@ export function generationRecord(facts: RecordFacts): GenerationRecord {
     appTitle: facts.asked.attribution.title ?? null,
     appReferer: facts.asked.attribution.referer ?? null,
     metadata: facts.asked.metadata,
+  };
+}
+
+/** How a pending generation ends when its own stream did not settle it. */
+export interface PendingClose {
+  error: { status: number; message: string };
+  finishedAt: number;
+  /** The endpoint that was serving it, when a checkpoint named one still in the catalogue. */
+  endpoint?: EndpointEntry;
+  /** The usage billed; without it the counts of the last checkpoint stay on the record. */
+  usage?: CoreUsage;
+  cost: bigint;
+  costLines: GenerationRecord['costLines'];
+}
+
+/**
+ * A pending generation closed as an error by someone other than its stream: the recovery of an
+ * instance that died (billed from its last checkpoint), or a release after a fault of the service.
+ */
+export function closedPendingRecord(pending: GenerationRecord, close: PendingClose): GenerationRecord {
+  const { endpoint } = close;
+  return {
+    ...pending,
+    ...close.usage,
+    model: endpoint?.modelId ?? pending.model,
+    providerSlug: endpoint?.provider.slug ?? pending.providerSlug,
+    providerName: endpoint?.provider.name ?? pending.providerName,
+    endpointId: endpoint?.id ?? pending.endpointId,
+    status: 'error',
+    finishReason: 'error',
+    errorCode: close.error.status,
+    errorMessage: close.error.message,
+    cost: close.cost,
+    costLines: close.costLines,
+    // another instance's clock may run behind the one that admitted the generation
+    generationMs: Math.max(0, close.finishedAt - pending.createdAt.getTime()),
   };
 }

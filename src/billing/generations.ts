@@ -3,8 +3,9 @@ import type { GenerationsTable } from '../store/schema.js';
 import { storableJsonText, storableRow } from '../store/storable-text.js';
 import type { Store } from '../store/store.js';
 import { isUncollectedReason, type Uncollected } from './charge-cap.js';
+import type { PendingGenerationRow } from './ledger-tables.js';
 import type { Units } from './money.js';
-import type { CostLine, GenerationReader, GenerationRecord } from './types.js';
+import { GENERATION_STATUSES, type CostLine, type GenerationReader, type GenerationRecord, type GenerationStatus, type Hold } from './types.js';
 
 type GenerationRow = Selectable<GenerationsTable>;
 
@@ -68,6 +69,11 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
   });
 }
 
+/** The row written with a hold: the pending record, stamped with its instance and its hold. */
+export function pendingGenerationRow(hold: Hold, instanceId: string | null): PendingGenerationRow {
+  return { ...generationToRow(hold.pending, false), instance_id: instanceId, hold_id: hold.id, held_units: hold.amount.toString() };
+}
+
 interface StoredLine {
   key: string;
   quantity: string;
@@ -126,8 +132,8 @@ function storedUncollected(units: string | null, reason: string | null): { uncol
   return { uncollected: { amount: BigInt(units), reasons } };
 }
 
-function parseStatus(status: string): GenerationRecord['status'] {
-  if (status === 'success' || status === 'error' || status === 'cancelled') return status;
+function parseStatus(status: string): GenerationStatus {
+  if ((GENERATION_STATUSES as readonly string[]).includes(status)) return status as GenerationStatus;
   throw new Error(`stored generation has unknown status ${JSON.stringify(status)}`);
 }
 

@@ -1,9 +1,20 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, keySpendStateOf, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, ADMITTED_COLUMNS, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 /** The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL). */
 export function kyselyLedgerTables(tx: Db): LedgerTables {
+  const insertGeneration = async (row: Insertable<GenerationsTable>): Promise<boolean> => {
+    const inserted = await tx
+      .insertInto('generations')
+      .values(row)
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  };
   return {
     async lockAccount(accountId) {
       const row = await tx
@@ -42,33 +53,40 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
       const holds = await tx.selectFrom('holds').select('amount_units').where('key_id', '=', keyId).execute();
       return sumUnits(holds.map((hold) => hold.amount_units));
     },
-    async insertHold(hold, at) {
+    async insertHold(hold, at, pending) {
+      // one statement, one round trip: the hold and its pending generation
       await tx
-        .insertInto('holds')
-        .values({
-          id: hold.id,
-          generation_id: hold.generationId,
-          account_id: hold.accountId,
-          workspace_id: hold.workspaceId,
-          key_id: hold.keyId,
-          amount_units: hold.amount.toString(),
-          expires_at: hold.expiresAt.getTime(),
-          created_at: at.getTime(),
-        })
+        .with('hold', (db) =>
+          db.insertInto('holds').values({
+            id: hold.id,
+            generation_id: hold.generationId,
+            account_id: hold.accountId,
+            workspace_id: hold.workspaceId,
+            key_id: hold.keyId,
+            amount_units: hold.amount.toString(),
+            expires_at: hold.expiresAt.getTime(),
+            created_at: at.getTime(),
+            instance_id: pending.instance_id,
+          }),
+        )
+        .insertInto('generations')
+        .values(pending)
         .execute();
     },
     async deleteHold(holdId) {
       const row = await tx.deleteFrom('holds').where('id', '=', holdId).returning('amount_units').executeTakeFirst();
       return row ? BigInt(row.amount_units) : null;
     },
-    async insertGeneration(row) {
-      const inserted = await tx
-        .insertInto('generations')
-        .values(row)
-        .onConflict((conflict) => conflict.column('id').doNothing())
-        .returning('id')
+    insertGeneration,
+    async closeGeneration(row) {
+      const settled = Object.fromEntries(Object.entries(row).filter(([column]) => !ADMITTED_COLUMNS.has(column))) as Updateable<GenerationsTable>;
+      const updated = await tx
+        .updateTable('generations')
+        .set(settled)
+        .where('id', '=', row.id)
+        .where('status', '=', 'pending')
         .executeTakeFirst();
-      return inserted !== undefined;
+      return updated.numUpdatedRows > 0n || insertGeneration(row);
     },
     async insertEntry(entry) {
       await tx

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { accountBalanceOf, keySpendStateOf, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, ADMITTED_COLUMNS, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -23,8 +23,9 @@ class SqliteLedgerStatements {
   readonly keyUsageOn: Statement;
   readonly writeDayUsage: Statement;
   readonly writeKeyTotal: Statement;
-  /** Generation inserts by column list: the record's columns are fixed, so there is one in practice. */
+  /** Generation inserts and settlements by column list: the record's columns are fixed, so there are few in practice. */
   readonly #insertGeneration = new Map<string, Statement>();
+  readonly #closeGeneration = new Map<string, Statement>();
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
@@ -33,7 +34,7 @@ class SqliteLedgerStatements {
     this.chargedSince = database.prepare('SELECT amount_units FROM key_usage WHERE key_id = ? AND day_start >= ?').pluck();
     this.heldForKey = database.prepare('SELECT amount_units FROM holds WHERE key_id = ?').pluck();
     this.insertHold = database.prepare(
-      'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.deleteHold = database.prepare('DELETE FROM holds WHERE id = ? RETURNING amount_units').pluck();
     this.insertEntry = database.prepare(
@@ -55,6 +56,18 @@ class SqliteLedgerStatements {
       const values = columns.map((column) => `@${column}`).join(', ');
       statement = this.database.prepare(`INSERT INTO generations (${list}) VALUES (${values}) ON CONFLICT (id) DO NOTHING`);
       this.#insertGeneration.set(list, statement);
+    }
+    return statement;
+  }
+
+  /** Writes the given columns, but those its admission fixed, over a pending generation (`id` names it). */
+  closeGeneration(columns: readonly string[]): Statement {
+    const list = columns.join(', ');
+    let statement = this.#closeGeneration.get(list);
+    if (!statement) {
+      const settled = columns.filter((column) => !ADMITTED_COLUMNS.has(column)).map((column) => `${column} = @${column}`);
+      statement = this.database.prepare(`UPDATE generations SET ${settled.join(', ')} WHERE id = @id AND status = 'pending'`);
+      this.#closeGeneration.set(list, statement);
     }
     return statement;
   }
@@ -90,7 +103,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async heldForKey(keyId) {
       return sumUnits(statements.heldForKey.all(keyId) as string[]);
     },
-    async insertHold(hold, at) {
+    async insertHold(hold, at, pending) {
       statements.insertHold.run(
         hold.id,
         hold.generationId,
@@ -100,16 +113,24 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
         hold.amount.toString(),
         hold.expiresAt.getTime(),
         at.getTime(),
+        pending.instance_id,
       );
+      const values = boundValues(pending);
+      if (statements.insertGeneration(Object.keys(values)).run(values).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
     },
     async deleteHold(holdId) {
       const amount = statements.deleteHold.get(holdId) as string | undefined;
       return amount === undefined ? null : BigInt(amount);
     },
     async insertGeneration(row: Insertable<GenerationsTable>) {
-      const values: Record<string, unknown> = {};
-      for (const [column, value] of Object.entries(row)) values[column] = value ?? null;
+      const values = boundValues(row);
       return statements.insertGeneration(Object.keys(values)).run(values).changes === 1;
+    },
+    async closeGeneration(row: Insertable<GenerationsTable>) {
+      const values = boundValues(row);
+      const columns = Object.keys(values);
+      if (statements.closeGeneration(columns).run(values).changes === 1) return true;
+      return statements.insertGeneration(columns).run(values).changes === 1;
     },
     async insertEntry(entry) {
       statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
@@ -123,4 +144,11 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       statements.writeKeyTotal.run(usage.total.toString(), keyId);
     },
   };
+}
+
+/** A row's values as named parameters; an absent value binds NULL. */
+function boundValues(row: Insertable<GenerationsTable>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) values[column] = value ?? null;
+  return values;
 }

@@ -20,6 +20,9 @@ export interface KeySpendState {
   total: Units;
 }
 
+/** A pending generation's row: what its admission fixed, its instance and its hold. */
+export type PendingGenerationRow = Insertable<GenerationsTable> & { instance_id: string | null };
+
 export interface LedgerEntry {
   id: string;
   accountId: string;
@@ -43,16 +46,31 @@ export interface LedgerTables {
   chargedSince(keyId: string, dayStart: number): Promise<Units>;
   /** What the key's open holds reserve. */
   heldForKey(keyId: string): Promise<Units>;
-  insertHold(hold: Hold, at: Date): Promise<void>;
+  /** Inserts an open hold, stamped with the instance that took it, and its pending generation. */
+  insertHold(hold: Hold, at: Date, pending: PendingGenerationRow): Promise<void>;
   /** Deletes an open hold; its amount, or null when it was already released. */
   deleteHold(holdId: string): Promise<Units | null>;
   /** True when this call wrote the record (it did not exist yet). */
   insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
+  /**
+   * Writes a generation's final record: over its pending row (all but the `ADMITTED_COLUMNS`), or
+   * whole where none exists. True when this call wrote it; false when the generation was already settled.
+   */
+  closeGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;
   /** The key's lifetime charges and its charges on the UTC day `dayStart`; null for an unknown key. */
   keyUsageOn(keyId: string, dayStart: number): Promise<{ total: Units; day: Units } | null>;
   writeKeyUsage(keyId: string, dayStart: number, usage: { total: Units; day: Units }): Promise<void>;
 }
+
+/**
+ * What a generation's admission fixed: written with the hold and left as it is by the settlement,
+ * so the indexes over the owner and the creation time are not rewritten. Every other column of the
+ * final record is written over the pending row.
+ */
+export const ADMITTED_COLUMNS: ReadonlySet<string> = new Set([
+  'id', 'account_id', 'workspace_id', 'key_id', 'created_at', 'app_title', 'app_referer', 'metadata',
+] satisfies (keyof GenerationsTable)[]);
 
 /** The stored form of an account's money and of a key's spend state, as both engines read them. */
 export interface AccountRow {

@@ -1,8 +1,9 @@
 import { newRecordId } from '../accounts/record-id.js';
 import { dayStart } from '../accounts/usage-window.js';
-import { GatewayError } from '../core/errors.js';
+import { ERROR_CODES, GatewayError, INTERNAL_ERROR_MESSAGE } from '../core/errors.js';
 import type { Store } from '../store/store.js';
-import { generationToRow } from './generations.js';
+import { closedPendingRecord } from './generation-record.js';
+import { generationToRow, pendingGenerationRow } from './generations.js';
 import { ledgerTables, type AccountBalance, type LedgerTables } from './ledger-tables.js';
 import { maxUnits, sumUnits } from './money.js';
 import { checkKeySpendLimit } from './spend-limit.js';
@@ -14,19 +15,25 @@ export interface LedgerOptions {
   /** How long a hold reserves credit before the reconciler may release it (default 15 minutes). */
   holdTtlMs?: number;
   now?: () => Date;
+  /** The instance this ledger serves: stamped on its holds and pending generations (null: none). */
+  instanceId?: string;
 }
 
 /**
  * Credit holds and settlements, each one short write transaction that locks the account row first.
- * A generation is charged at most once: its id is the generation record's primary key, so a second
- * settle (or a settle after a release that wrote the record) charges nothing, while a settle that
- * arrives after its hold expired still charges — never a double charge, never a lost one.
+ * A hold writes its generation as `pending` in the same transaction, so every admitted generation
+ * is readable at once. A generation is charged at most once: only the settlement that turns its
+ * pending row into the final record (or writes the record where there was none) charges, so a
+ * second settle, a settle after a release, or a settle after the recovery of a dead instance
+ * charges nothing, while a settle that arrives after its hold expired still charges — never a
+ * double charge, never a lost one.
  */
 export function createLedger(store: Store, options: LedgerOptions = {}): Ledger {
   const ttl = options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS;
   const now = options.now ?? (() => new Date());
+  const instanceId = options.instanceId ?? null;
   return {
-    hold: (request) => hold(store, request, now(), ttl),
+    hold: (request) => hold(store, request, { at: now(), ttl, instanceId }),
     settle: (held, record) => finish(store, held, record, true, now()),
     release: (held, record) => finish(store, held, record, false, now()),
     recordRefusal: (record) => recordRefusal(store, record),
@@ -34,8 +41,12 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   };
 }
 
-async function hold(store: Store, request: HoldRequest, at: Date, ttl: number): Promise<Hold> {
+async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl: number; instanceId: string | null }): Promise<Hold> {
+  const { at, ttl, instanceId } = context;
   if (request.amount < 0n) throw new RangeError('a hold amount cannot be negative');
+  if (request.pending.id !== request.generationId || request.pending.status !== 'pending') {
+    throw new RangeError('a hold writes its own generation, pending');
+  }
   const held: Hold = { ...request, id: newRecordId('hold'), expiresAt: new Date(at.getTime() + ttl) };
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
@@ -47,29 +58,30 @@ async function hold(store: Store, request: HoldRequest, at: Date, ttl: number): 
         metadata: { required: request.amount.toString(), spendable: maxUnits(0n, spendable).toString() },
       });
     }
-    await tables.insertHold(held, at);
+    await tables.insertHold(held, at, pendingGenerationRow(held, instanceId));
     await tables.writeAccount(request.accountId, { ...account, reserved: account.reserved + request.amount });
   });
   return held;
 }
 
-/** Settles (`charged`) or releases a hold: unreserve it if still open, write the record once, charge once. */
+/** Settles (`charged`) or releases a hold: unreserve it if still open, close the generation once, charge once. */
 async function finish(
   store: Store,
   held: Hold,
-  record: GenerationRecord | undefined,
+  given: GenerationRecord | undefined,
   charged: boolean,
   at: Date,
 ): Promise<void> {
-  if (record && record.cost < 0n) throw new RangeError('a generation cost cannot be negative');
+  if (given && given.cost < 0n) throw new RangeError('a generation cost cannot be negative');
   // Billing is prepaid: the hold is the most a request may cost (settlement caps the charge to it).
-  if (charged && record && record.cost > held.amount) throw new RangeError('a charge cannot exceed its hold');
+  if (charged && given && given.cost > held.amount) throw new RangeError('a charge cannot exceed its hold');
+  const record = given ?? unservedRecord(held, at);
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
     const account = await lockedAccount(tables, held.accountId);
     const released = await tables.deleteHold(held.id);
-    const written = record ? await tables.insertGeneration(generationToRow(record, charged)) : false;
-    const cost = written && charged && record ? record.cost : 0n;
+    const written = await tables.closeGeneration(generationToRow(record, charged));
+    const cost = written && charged ? record.cost : 0n;
     if (released === null && cost === 0n) return;
     await tables.writeAccount(held.accountId, {
       balance: account.balance - cost,
@@ -78,6 +90,16 @@ async function finish(
     if (cost === 0n) return;
     await tables.insertEntry({ id: newRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
     await addKeyUsage(tables, held.keyId, cost, at);
+  });
+}
+
+/** What a hold released without a record leaves: its generation, ended by a fault of the service. */
+function unservedRecord(held: Hold, at: Date): GenerationRecord {
+  return closedPendingRecord(held.pending, {
+    error: { status: ERROR_CODES.server.status, message: INTERNAL_ERROR_MESSAGE },
+    finishedAt: at.getTime(),
+    cost: 0n,
+    costLines: [],
   });
 }
 

@@ -7,12 +7,21 @@ export interface HoldRequest {
   workspaceId: string;
   keyId: string;
   amount: Units;
+  /**
+   * The generation as admitted (status `pending`, cost 0), written with the hold in its transaction
+   * so that its id reads back at once; settling the hold turns it into the final record.
+   */
+  pending: GenerationRecord;
 }
 
 export interface Hold extends HoldRequest {
   id: string;
   expiresAt: Date;
 }
+
+export const GENERATION_STATUSES = ['pending', 'success', 'error', 'cancelled'] as const;
+
+export type GenerationStatus = (typeof GENERATION_STATUSES)[number];
 
 /** One recorded generation: what `GET /generation?id=` reads back. */
 export interface GenerationRecord {
@@ -27,7 +36,11 @@ export interface GenerationRecord {
   endpointId: string | null;
   upstreamId: string | null;
   streamed: boolean;
-  status: 'success' | 'error' | 'cancelled';
+  /**
+   * `pending` while admitted and not yet settled: its cost is 0 and its counts are those of the
+   * last checkpoint of its stream, if any. The other three are final.
+   */
+  status: GenerationStatus;
   finishReason: string | null;
   nativeFinishReason: string | null;
   errorCode: number | null;
@@ -70,16 +83,48 @@ export interface Ledger {
   /** Reserves `amount` against the spendable balance atomically; throws 402 GatewayError when it can't. */
   hold(request: HoldRequest): Promise<Hold>;
   /**
-   * Charges `record.cost`, releases the hold and writes the record, in one transaction. A cost above
-   * the hold is refused (RangeError): settlement caps the charge first.
+   * Charges `record.cost`, releases the hold and turns the pending generation into `record`, in one
+   * transaction. A cost above the hold is refused (RangeError): settlement caps the charge first.
+   * Only the first settlement of a generation charges: one already settled (by its stream, or after a
+   * crash by the recovery of its instance) is left as it is.
    */
   settle(hold: Hold, record: GenerationRecord): Promise<void>;
-  /** Releases a hold without charging (record written when given, with cost 0). */
+  /**
+   * Releases a hold without charging: the pending generation becomes `record` with cost 0, or,
+   * without one, an error of the service (500) costing nothing.
+   */
   release(hold: Hold, record?: GenerationRecord): Promise<void>;
   /** Writes the record of a request refused before any hold, charging nothing (one write; once per id). */
   recordRefusal(record: GenerationRecord): Promise<void>;
   /** Releases holds past their expiry; returns how many. */
   releaseExpired(now?: Date): Promise<number>;
+}
+
+/** What a stream had delivered when it was last checkpointed. */
+export interface DeliveredSoFar {
+  /** The endpoint serving the answer. */
+  endpointId: string;
+  /** Output produced so far (text, reasoning, tool calls), counted with the prompt tokenizer. */
+  completionTokens: number;
+  /** The prompt as the endpoint reported it, once a usage event came. */
+  promptTokens?: number;
+}
+
+/**
+ * Where a running stream records what it delivered, so that a crash loses at most the output
+ * since its last checkpoint. A stream never waits for a checkpoint, and recording never fails:
+ * one that cannot be written is logged and the next one carries the counts.
+ */
+export interface GenerationCheckpoints {
+  /** How often a stream checkpoints: once both this many tokens and this many ms have passed since the last. */
+  readonly cadence: CheckpointCadence;
+  /** Resolves once the checkpoint is written (or its failure logged); never rejects. */
+  record(generationId: string, delivered: DeliveredSoFar): Promise<void>;
+}
+
+export interface CheckpointCadence {
+  tokens: number;
+  intervalMs: number;
 }
 
 export interface GenerationReader {

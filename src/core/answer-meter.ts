@@ -2,6 +2,9 @@ import type { CoreEvent, CoreUsage, FinishReason } from './events.js';
 import { measureMedia } from './media-measure.js';
 import { countText } from './token-estimate.js';
 
+/** Past this many characters without a word boundary the output is counted anyway (CJK text, long arguments). */
+const UNBROKEN_COUNT_CHARS = 4096;
+
 /**
  * Watches an answer for what accounting needs: the reported usage and finish, the generated media
  * (measured from its bytes), and the output actually produced, so an answer cut short is billed
@@ -14,6 +17,8 @@ export class AnswerMeter {
   upstreamId: string | undefined;
   firstContentAt: number | undefined;
   private output = '';
+  /** How much of `output` `producedTokens` counted already, and its tokens. */
+  private counted = { length: 0, tokens: 0 };
   private readonly images: string[] = [];
   private audio = '';
 
@@ -53,6 +58,24 @@ export class AnswerMeter {
     }
   }
 
+  /**
+   * Tokens of the output produced so far, counted with the prompt tokenizer a piece at a time:
+   * each call counts only the text since the previous one, up to its last space followed by a
+   * non-space (where the tokenizer always starts a new piece, so the pieces add up to the count of
+   * the whole), so checkpointing a long stream costs time linear in its length. What follows waits
+   * for the next call.
+   */
+  producedTokens(): number {
+    const { output, counted } = this;
+    let end = output.length - 2;
+    while (end > counted.length && !(output.charCodeAt(end) === SPACE && !isWhitespace(output.charCodeAt(end + 1)))) end -= 1;
+    if (end <= counted.length && output.length - counted.length >= UNBROKEN_COUNT_CHARS) end = output.length;
+    if (end > counted.length) {
+      this.counted = { length: end, tokens: counted.tokens + countText(output.slice(counted.length, end)) };
+    }
+    return this.counted.tokens;
+  }
+
   /** The usage to bill: as reported (or, for an answer cut short, counted), plus measured media. */
   async billedUsage(options: { cutShort: boolean; promptEstimate: number }): Promise<CoreUsage | undefined> {
     const counted = options.cutShort ? this.countedUsage(options.promptEstimate) : this.usage;
@@ -71,4 +94,11 @@ export class AnswerMeter {
     if (this.firstContentAt === undefined) this.firstContentAt = Date.now();
     this.output += text;
   }
+}
+
+const SPACE = 32;
+
+/** Space, tab, line feed, vertical tab, form feed, carriage return. */
+function isWhitespace(code: number): boolean {
+  return code === SPACE || (code >= 9 && code <= 13);
 }

@@ -14,6 +14,7 @@ import type { WholeReply } from './reply.js';
 import { cutByRestartError } from './restart.js';
 import { settleOrLog, unrecordedError } from './settlement.js';
 import type { InferenceServices } from './services.js';
+import { StreamCheckpoint } from './stream-checkpoint.js';
 
 /** What a stream's writer does next: open the stream, write text, or answer a refusal. */
 export type StreamPart =
@@ -31,7 +32,8 @@ export type StreamPart =
  * Answers a streamed request as the parts to write. Before commit, failures fail over (and finally
  * refuse); after commit, events are translated frame by frame and a failure is the dialect's
  * in-band error. The usage frame comes once the charge is settled. A caller who leaves (its
- * signal) ends the stream: recorded as cancelled, billed for what was produced.
+ * signal) ends the stream: recorded as cancelled, billed for what was produced. What was delivered
+ * is checkpointed as it goes, so that a crash of the instance bills it too.
  */
 export async function* answerStream(services: InferenceServices, prepared: PreparedInference, dialect: DialectBinding): AsyncGenerator<StreamPart> {
   const outcome = startOutcome(prepared, true);
@@ -52,9 +54,10 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
     const writer = dialect.createStreamWriter(meta, prepared.request);
     const meter = new AnswerMeter();
+    const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: outcome.generationId, endpointId: answer.attempt.endpoint.id, meter });
     const opening = writer.open();
     if (opening.length > 0) yield { type: 'text', text: opening };
-    yield* pump(answer.events, { writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal });
+    yield* pump(answer.events, { writer, meter, checkpoint, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal });
     const endedEarly = prepared.call.signal.aborted || (outcome.error !== undefined && prepared.call.restart.aborted);
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
     if (endedEarly) markEndedEarly(outcome, prepared);
@@ -73,6 +76,7 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
 interface PumpContext {
   writer: DialectStreamWriter;
   meter: AnswerMeter;
+  checkpoint: StreamCheckpoint;
   outcome: GenerationOutcome;
   provider: string;
   refuse: DialectBinding['refuseOutput'];
@@ -102,9 +106,11 @@ async function* pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): A
       await events.return(undefined);
       return;
     }
-    if (!visibleToCaller(event, outcome.request)) continue;
-    const text = writer.write(event);
-    if (text.length > 0) yield { type: 'text', text };
+    if (visibleToCaller(event, outcome.request)) {
+      const text = writer.write(event);
+      if (text.length > 0) yield { type: 'text', text };
+    }
+    context.checkpoint.delivered();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { CoreRequest } from '../core/request.js';
 import type { Hold } from '../billing/types.js';
+import { generationRecord } from '../billing/generation-record.js';
 import { requestFacts, type RequestFacts } from '../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../core/planner/planner.js';
 import type { InferenceCall } from './call.js';
@@ -53,13 +54,23 @@ export async function prepareInference(
   });
   if (!outcome.ok) throw outcome.error;
   const calls = options.calls ?? 1;
+  const promptTokens = options.recordedPromptTokens ?? facts.promptTokens;
   const hold = await services.ledger.hold({
     generationId: call.generationId,
     accountId: key.accountId,
     workspaceId: key.workspaceId,
     keyId: key.keyId,
     amount: planHoldAmount(outcome.plan) * BigInt(calls),
+    pending: generationRecord({
+      generationId: call.generationId,
+      owner: key,
+      asked: { model: request.models[0] ?? '', streamed: request.stream, attribution: request.attribution, metadata: request.metadata ?? null },
+      startedAt,
+      estimatedPromptTokens: promptTokens,
+      pending: true,
+      cost: 0n,
+      costLines: [],
+    }),
   });
-  const promptTokens = options.recordedPromptTokens ?? facts.promptTokens;
   return { call, request, plan: outcome.plan, hold, calls, promptTokens, startedAt };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Ledger } from '../billing/types.js';
+import type { GenerationCheckpoints, Ledger } from '../billing/types.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { EndpointStateView } from '../core/planner/context.js';
 import type { LiveEndpointState } from '../stats/endpoint-state.js';
@@ -14,6 +14,8 @@ export interface InferenceServices {
   catalogue: CatalogueSource;
   state: PipelineEndpointState;
   ledger: Ledger;
+  /** Where streams record what they delivered, so a crash bills it (see billing/generation-checkpoints.ts). */
+  checkpoints: GenerationCheckpoints;
   executor: InferenceExecutor;
   /** Fed by every settlement whose charge was cut below the reported usage's price. */
   overruns: Pick<OverrunCounter, 'record'>;

@@ -2,6 +2,8 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { KeyCache } from '../accounts/key-cache.js';
 import { createKeyDirectory } from '../accounts/key-directory.js';
+import { createAbandonedGenerations } from '../billing/abandoned-generations.js';
+import { createGenerationCheckpoints } from '../billing/generation-checkpoints.js';
 import { createGenerationReader } from '../billing/generations.js';
 import { createLedger } from '../billing/ledger.js';
 import type { CatalogueSource } from '../catalogue/source.js';
@@ -14,6 +16,10 @@ import type { Store } from '../store/store.js';
 import { Transport, type UpstreamTransport } from '../upstream/transport.js';
 import type { BackgroundTask } from './background.js';
 import { holdReconciler } from './hold-reconciler.js';
+import { instanceHeartbeat } from './instance-heartbeat.js';
+import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from './instance-registry.js';
+import { instanceReaper } from './instance-reaper.js';
+import { DEFAULT_RECOVERY_SETTINGS, type RecoverySettings } from './recovery-settings.js';
 
 export interface ServiceInputs {
   store: Store;
@@ -22,10 +28,14 @@ export interface ServiceInputs {
   settings: HttpSettings;
   /** Default: keep-alive pools to every provider (closed by `close`). */
   transport?: UpstreamTransport & { close?(): Promise<void> };
+  /** Heartbeat, reaping and checkpoint cadence (defaults: DEFAULT_RECOVERY_SETTINGS). */
+  recovery?: Partial<RecoverySettings>;
 }
 
 export interface BuiltServices {
   services: Services;
+  /** This process as the other instances on the database see it. */
+  instance: InstanceIdentity;
   /** The background tasks these services need run. */
   tasks: BackgroundTask[];
   /** Aborts what is still in flight: requests end with the restart 503. */
@@ -39,7 +49,9 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   const { store, settings, logger } = inputs;
   const transport = inputs.transport ?? new Transport();
   const state = new LiveEndpointState();
-  const ledger = createLedger(store);
+  const recovery = { ...DEFAULT_RECOVERY_SETTINGS, ...inputs.recovery };
+  const registry = new InstanceRegistry(store, newInstanceIdentity());
+  const ledger = createLedger(store, { instanceId: registry.identity.id });
   const restart = new AbortController();
   // every request in flight listens for the restart (and lets go when it ends): no listener limit
   setMaxListeners(0, restart.signal);
@@ -47,6 +59,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     catalogue: inputs.catalogue,
     keys: createKeyDirectory(store, { cache: new KeyCache() }),
     ledger,
+    checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger }),
     generations: createGenerationReader(store),
     executor: new Executor(transport, state.health),
     state,
@@ -59,9 +72,16 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     settings,
     restart: restart.signal,
   };
+  const abandoned = createAbandonedGenerations({ store, ledger, catalogue: inputs.catalogue });
   return {
     services,
-    tasks: [holdReconciler(ledger, logger)],
+    instance: registry.identity,
+    // registered before anything is admitted; gone instances settled before the expired-hold sweep
+    tasks: [
+      instanceHeartbeat(registry, { intervalMs: recovery.heartbeatMs, logger }),
+      instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger }),
+      holdReconciler(ledger, logger),
+    ],
     restart: () => restart.abort(),
     close: async () => {
       await transport.close?.();

@@ -13,6 +13,7 @@ import { openStore, type Store } from '../store/store.js';
 import { ensureDemoKey } from './demo.js';
 import { BackgroundTasks } from './background.js';
 import { buildServices } from './build-services.js';
+import type { RecoverySettings } from './recovery-settings.js';
 
 /** Time after the drain grace for restart 503s to reach their callers before connections are closed. */
 const FORCE_CLOSE_MARGIN_MS = 1_000;
@@ -29,12 +30,16 @@ export interface GatewayOptions {
   settings?: Partial<HttpSettings>;
   /** Reload the catalogue when its file changes (default true). */
   watch?: boolean;
+  /** Heartbeat, reaping of gone instances and checkpoint cadence (see runtime/recovery-settings.ts). */
+  recovery?: Partial<RecoverySettings>;
 }
 
 export interface RunningGateway {
   url: string;
   app: FastifyInstance;
   services: Services;
+  /** This instance's id, stamped on its holds and pending generations. */
+  instanceId: string;
   /** The demo account's key, in demo mode. */
   demoKey?: { key: string; created: boolean };
   simulator?: RunningSimulator;
@@ -54,7 +59,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const catalogue = new CatalogueStore(requireCatalogue(loaded, options.configPath ?? 'demo catalogue'));
   const store = await openStore(options.databaseUrl ?? DEFAULT_DATABASE_URL);
   const settings = { ...DEFAULT_HTTP_SETTINGS, ...options.settings };
-  const built = buildServices({ store, catalogue, logger, settings });
+  const built = buildServices({ store, catalogue, logger, settings, ...(options.recovery && { recovery: options.recovery }) });
   const { services } = built;
   const demoKey = simulator ? await ensureDemoKey(store, services.keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
   const background = new BackgroundTasks(logger);
@@ -70,6 +75,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     app,
     services,
+    instanceId: built.instance.id,
     store,
     async close() {
       // The restart drain: from now on new requests, on new connections or kept-alive ones, get the
@@ -79,13 +85,14 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       // socket) are closed so the drain always ends.
       app.drain.begin();
       stopWatching();
-      await background.stop();
       const grace = setTimeout(() => built.restart(), settings.drainGraceMs);
       const force = setTimeout(() => app.server.closeAllConnections(), settings.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
       await app.drain.settled(settings.drainGraceMs);
       await app.close();
       clearTimeout(grace);
       clearTimeout(force);
+      // the heartbeat runs while requests drain, so no other instance takes them for abandoned
+      await background.stop();
       await built.close();
       await store.close();
       await simulator?.close();

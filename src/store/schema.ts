@@ -68,6 +68,8 @@ export interface HoldsTable {
   amount_units: string;
   expires_at: number;
   created_at: number;
+  /** The instance that took the hold; null for holds taken before instances were recorded. */
+  instance_id: string | null;
 }
 
 export interface GenerationsTable {
@@ -106,6 +108,21 @@ export interface GenerationsTable {
   app_referer: string | null;
   /** JSON text or null. */
   metadata: string | null;
+  /** The instance serving a generation while it is pending (kept once settled). */
+  instance_id: string | null;
+  /** The hold of a pending generation and its amount, for whoever settles it after a crash. */
+  hold_id: string | null;
+  held_units: string | null;
+}
+
+/** One running gateway process: its heartbeat tells the others it is alive. */
+export interface InstancesTable {
+  id: string;
+  /** Host name and process id, so a restart on the same host knows its predecessor is gone. */
+  host: string;
+  pid: number;
+  started_at: number;
+  heartbeat_at: number;
 }
 
 export interface MigrationsTable {
@@ -129,4 +146,5 @@ export interface Database {
   generations: GenerationsTable;
   switchyard_migrations: MigrationsTable;
   key_revision: KeyRevisionTable;
+  instances: InstancesTable;
 }

@@ -52,6 +52,33 @@ async function chat(stream: boolean): Promise<{ id: string; promptTokens: number
 }
 
 describe('GET /generation', () => {
+  it('an admitted stream reads back at once as pending, costing nothing yet, until it is settled', async () => {
+    const caller = new AbortController();
+    const { ledger } = harness.gateway.services;
+    const settle = ledger.settle;
+    const settled = new Promise<void>((resolve) => {
+      ledger.settle = async (hold, record) => {
+        await settle.call(ledger, hold, record);
+        resolve();
+      };
+    });
+    const response = await fetch(`${harness.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/chat', stream: true, messages: [{ role: 'user', content: 'Take your time [[sim tokens=1000 tps=10]]' }] }),
+      signal: caller.signal,
+    });
+    const id = response.headers.get('x-generation-id') ?? '';
+    const pending = await send(harness, { path: `/generation?id=${id}` });
+    expect(pending.status).toBe(200);
+    expect((pending.json as { data: GenerationData }).data).toMatchObject({ id, status: 'pending', streamed: true, total_cost: 0, cost_usd: '0' });
+    caller.abort();
+    await settled;
+    ledger.settle = settle;
+    const final = await send(harness, { path: `/generation?id=${id}` });
+    expect((final.json as { data: GenerationData }).data).toMatchObject({ id, status: 'cancelled' });
+  });
+
   it.each([false, true])('reads back the record of a reply (stream %s) with the same exact cost, nothing uncollected', async (stream) => {
     const answered = await chat(stream);
     const reply = await send(harness, { path: `/generation?id=${answered.id}` });

@@ -48,3 +48,9 @@ export function suiteSeed(suite: string): SeededRandom {
   console.info(`${suite}: seed ${seed} (replay with RELIABILITY_SEED=${seed})`);
   return new SeededRandom(seed);
 }
+
+/** The same generator as a bare function of draws in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  const random = new SeededRandom(seed);
+  return () => random.next();
+}

@@ -57,6 +57,9 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
+/** The same, by its other name. */
+export type FreshPostgres = ScratchDatabase;
+
 export async function freshPostgresDatabase(): Promise<ScratchDatabase> {
   const schema = `test_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });

@@ -6,6 +6,7 @@ import { createLedger } from '../../../src/billing/ledger.js';
 import { parseUsd } from '../../../src/billing/money.js';
 import type { GenerationRecord } from '../../../src/billing/types.js';
 import { openStore, type Store } from '../../../src/store/store.js';
+import { holdRequest } from '../../support/hold-request.js';
 
 const opened: Store[] = [];
 
@@ -78,9 +79,9 @@ describe('key inspection', () => {
     // Wednesday 2030-05-15: charges on the previous Sunday (last week, this month) and today.
     let now = new Date('2030-05-12T10:00:00Z');
     const ledger = createLedger(store, { now: () => now });
-    await ledger.settle(await ledger.hold({ ...owner, generationId: 'g1', amount: parseUsd('2') }), record('g1', owner, '1.5'));
+    await ledger.settle(await ledger.hold(holdRequest(owner, 'g1', parseUsd('2'))), record('g1', owner, '1.5'));
     now = new Date('2030-05-15T09:00:00Z');
-    await ledger.settle(await ledger.hold({ ...owner, generationId: 'g2', amount: parseUsd('2') }), record('g2', owner, '0.25'));
+    await ledger.settle(await ledger.hold(holdRequest(owner, 'g2', parseUsd('2'))), record('g2', owner, '0.25'));
     const keys = createKeyDirectory(store, { now: () => now });
     const context = await keys.authenticate(issued.key);
     if (!context) throw new Error('key did not authenticate');

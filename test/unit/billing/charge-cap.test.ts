@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyContext } from '../../../src/accounts/types.js';
 import { capCharge, usageWithinCeiling } from '../../../src/billing/charge-cap.js';
+import { generationRecord, type GenerationOwner } from '../../../src/billing/generation-record.js';
 import { parseUsd, toUsdNumber, type Units } from '../../../src/billing/money.js';
 import { holdAmount } from '../../../src/billing/pricing.js';
 import { priceCharacters, settleGeneration, type GenerationOutcome, type Overrun } from '../../../src/billing/settlement.js';
@@ -52,6 +53,14 @@ interface Held {
 }
 
 /** Plans a chat request with `max_tokens` over the default endpoint and holds for `calls` calls, as prepare does. */
+/** The pending generation a hold is admitted with. */
+function pendingRecord(generationId: string, owner: GenerationOwner): GenerationRecord {
+  return generationRecord({
+    generationId, owner, asked: { model: 'acme/chat', streamed: false, attribution: {}, metadata: null },
+    startedAt: 0, estimatedPromptTokens: 0, pending: true, cost: 0n, costLines: [],
+  });
+}
+
 async function heldChat(ledger: Ledger, maxTokens: number, calls = 1): Promise<Held> {
   const request = chatRequest({ maxTokens });
   const plan = planOf(chatCatalogue(endpoint('alpha')), request);
@@ -59,7 +68,7 @@ async function heldChat(ledger: Ledger, maxTokens: number, calls = 1): Promise<H
   if (!attempt) throw new Error('no attempt');
   const hold = await ledger.hold({
     generationId: 'gen-1', accountId: KEY.accountId, workspaceId: KEY.workspaceId, keyId: KEY.keyId,
-    amount: planHoldAmount(plan) * BigInt(calls),
+    amount: planHoldAmount(plan) * BigInt(calls), pending: pendingRecord('gen-1', KEY),
   });
   return { request, attempt, hold, estimate: requestFacts(request).promptTokens };
 }
@@ -173,7 +182,8 @@ describe('the charge never exceeds the hold', () => {
     const attempt = planOf(catalogue, chatRequest({ maxTokens: 10 })).attempts[0];
     if (!attempt) throw new Error('no attempt');
     const amount = holdAmount(attempt.endpoint.pricing, { promptTokens: 0, ceilingTokens: 0, characters: 1234, now: NOW });
-    const hold = await ledger.hold({ generationId: 'gen-1', accountId: 'acct-1', workspaceId: 'ws-1', keyId: 'key-1', amount });
+    const owner = { accountId: 'acct-1', workspaceId: 'ws-1', keyId: 'key-1' };
+    const hold = await ledger.hold({ generationId: 'gen-1', ...owner, amount, pending: pendingRecord('gen-1', owner) });
     const held = { request, attempt, hold, estimate: 0 };
     const { record, overruns } = await settle(ledger, held, outcomeOf(held, undefined), { price: priceCharacters });
     expect(amount).toBe(parseUsd('0.000015') * 1234n + parseUsd('0.001'));

@@ -6,6 +6,7 @@ import { createLedger } from '../../../src/billing/ledger.js';
 import { parseUsd, type Units } from '../../../src/billing/money.js';
 import type { GenerationRecord, HoldRequest } from '../../../src/billing/types.js';
 import type { Store } from '../../../src/store/store.js';
+import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES, type StoreEngine } from '../../support/store-engines.js';
 
 const opened: Store[] = [];
@@ -28,8 +29,10 @@ async function funded(creditsUsd: string): Promise<Fixture> {
   return { store, owner: { accountId: created.accountId, workspaceId: created.workspaceId, keyId: created.keyId } };
 }
 
+/** A hold whose pending generation was admitted with the facts `record` settles it with. */
 function request(fixture: Fixture, generationId: string, amount: Units): HoldRequest {
-  return { ...fixture.owner, generationId, amount };
+  const admitted = record(fixture, generationId, 0n);
+  return { ...holdRequest(fixture.owner, generationId, amount), pending: { ...admitted, status: 'pending', costLines: [] } };
 }
 
 function record(fixture: Fixture, id: string, cost: Units): GenerationRecord {
@@ -118,14 +121,15 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       expect((await money(fixture.store)).balance).toBe(parseUsd('5'));
     });
 
-    it('release without a record only frees the reservation', async () => {
+    it('release without a record frees the reservation and closes the pending generation as a 500 costing nothing', async () => {
       const fixture = await funded('5');
       const ledger = createLedger(fixture.store);
       const hold = await ledger.hold(request(fixture, 'g1', parseUsd('1')));
       await ledger.release(hold);
       await ledger.release(hold);
       expect(await money(fixture.store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
-      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toBeNull();
+      const stored = await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId);
+      expect(stored).toMatchObject({ status: 'error', errorCode: 500, finishReason: 'error', cost: 0n, costLines: [] });
     });
 
     it('expired holds are released, live ones kept', async () => {
@@ -158,7 +162,7 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       const hold = await ledger.hold(request(fixture, 'g1', parseUsd('0.3')));
       await expect(ledger.settle(hold, record(fixture, 'g1', parseUsd('0.300000000000000000000001')))).rejects.toThrow(RangeError);
       expect(await money(fixture.store)).toEqual({ balance: parseUsd('5'), reserved: parseUsd('0.3') });
-      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toBeNull();
+      expect((await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId))?.status).toBe('pending');
       await ledger.settle(hold, record(fixture, 'g1', parseUsd('0.3')));
       expect(await money(fixture.store)).toEqual({ balance: parseUsd('4.7'), reserved: 0n });
     });
@@ -169,6 +173,58 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       await expect(ledger.hold(request(fixture, 'g1', -1n))).rejects.toThrow(RangeError);
       const hold = await ledger.hold(request(fixture, 'g1', 1n));
       await expect(ledger.settle(hold, record(fixture, 'g1', -1n))).rejects.toThrow(RangeError);
+    });
+  });
+
+  describe('pending generations', () => {
+    it('a hold writes its generation as pending at once: readable, costing nothing, stamped with the instance and the hold', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store, { instanceId: 'inst_a' });
+      const hold = await ledger.hold(request(fixture, 'g1', parseUsd('1')));
+      const stored = await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId);
+      expect(stored).toEqual(hold.pending);
+      expect(stored).toMatchObject({ status: 'pending', cost: 0n, costLines: [] });
+      const row = await fixture.store.db.selectFrom('generations').select(['instance_id', 'hold_id', 'held_units']).executeTakeFirstOrThrow();
+      expect(row).toEqual({ instance_id: 'inst_a', hold_id: hold.id, held_units: parseUsd('1').toString() });
+      const held = await fixture.store.db.selectFrom('holds').select(['instance_id', 'generation_id']).executeTakeFirstOrThrow();
+      expect(held).toEqual({ instance_id: 'inst_a', generation_id: 'g1' });
+    });
+
+    it('a hold refused with 402 leaves no generation behind', async () => {
+      const fixture = await funded('1');
+      const ledger = createLedger(fixture.store);
+      await refusal(ledger.hold(request(fixture, 'g1', parseUsd('2'))));
+      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toBeNull();
+    });
+
+    it('a hold whose pending record is not its own pending generation is refused', async () => {
+      const fixture = await funded('1');
+      const ledger = createLedger(fixture.store);
+      const other = request(fixture, 'g2', 1n);
+      await expect(ledger.hold({ ...request(fixture, 'g1', 1n), pending: other.pending })).rejects.toThrow(RangeError);
+      await expect(ledger.hold({ ...other, pending: { ...other.pending, status: 'success' } })).rejects.toThrow(RangeError);
+      expect((await money(fixture.store)).reserved).toBe(0n);
+    });
+
+    it('a hold for a generation already recorded is refused, reserving nothing', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store);
+      await ledger.recordRefusal(record(fixture, 'g1', 0n));
+      await expect(ledger.hold(request(fixture, 'g1', parseUsd('1')))).rejects.toThrow();
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
+      expect(await fixture.store.db.selectFrom('holds').selectAll().execute()).toEqual([]);
+    });
+
+    it('settling turns the pending row into the final record, charging once even when settled twice at once', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store, { instanceId: 'inst_a' });
+      const hold = await ledger.hold(request(fixture, 'g1', parseUsd('1')));
+      const generation = record(fixture, 'g1', parseUsd('0.25'));
+      await Promise.all([ledger.settle(hold, generation), ledger.settle(hold, { ...generation, cost: parseUsd('0.5') })]);
+      expect(await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId)).toEqual(generation);
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('4.75'), reserved: 0n });
+      const rows = await fixture.store.db.selectFrom('generations').select(['id', 'instance_id']).execute();
+      expect(rows).toEqual([{ id: 'g1', instance_id: 'inst_a' }]);
     });
   });
 
@@ -212,7 +268,9 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
         appTitle: 'App\u0000', appReferer: 'https://app.example/\u0000', costLines: [{ key: 'prompt\u0000', quantity: '12', amount: cost }],
         metadata: { 'user\u0000id': 'u\u00001', nested: ['a\u0000', { deep: '\u0000' }], literal: 'backslash \\u0000 stays' },
       };
-      await ledger.settle(await ledger.hold(request(fixture, 'g1', parseUsd('1'))), generation);
+      // attribution and metadata are admitted with the hold; the rest comes with the settlement
+      const admitted = { ...request(fixture, 'g1', parseUsd('1')), pending: { ...generation, status: 'pending' as const, costLines: [] } };
+      await ledger.settle(await ledger.hold(admitted), generation);
       const stored = await createGenerationReader(fixture.store).get('g1', fixture.owner.accountId);
       expect(stored).toEqual({
         ...generation,

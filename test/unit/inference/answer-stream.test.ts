@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { KeyContext } from '../../../src/accounts/types.js';
 import { parseUsd } from '../../../src/billing/money.js';
-import type { GenerationRecord, Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
+import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints, GenerationRecord, Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
 import type { CoreEvent } from '../../../src/core/events.js';
 import type { Plan } from '../../../src/core/plan.js';
 import type { CoreRequest } from '../../../src/core/request.js';
@@ -55,6 +55,18 @@ class RecordingLedger implements Ledger {
   }
   releaseExpired(): Promise<number> {
     return Promise.resolve(0);
+  }
+}
+
+/** Checkpoints kept in order; by default one after every part with new output. */
+class RecordingCheckpoints implements GenerationCheckpoints {
+  readonly recorded: Array<{ generationId: string; delivered: DeliveredSoFar }> = [];
+
+  constructor(readonly cadence: CheckpointCadence = { tokens: 1, intervalMs: 0 }) {}
+
+  record(generationId: string, delivered: DeliveredSoFar): Promise<void> {
+    this.recorded.push({ generationId, delivered });
+    return Promise.resolve();
   }
 }
 
@@ -121,22 +133,25 @@ async function* scripted(events: readonly CoreEvent[]): AsyncGenerator<CoreEvent
 
 interface Run {
   ledger: RecordingLedger;
+  checkpoints: RecordingCheckpoints;
   executor: ScriptedExecutor;
   caller: AbortController;
   restart: AbortController;
   parts: AsyncGenerator<StreamPart>;
 }
 
-async function start(script: StreamScript): Promise<Run> {
+async function start(script: StreamScript, checkpoints = new RecordingCheckpoints()): Promise<Run> {
   const ledger = new RecordingLedger();
   const executor = new ScriptedExecutor(script);
-  const services: InferenceServices = { catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, executor,
-    overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }) };
+  const services: InferenceServices = {
+    catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, checkpoints, executor,
+    overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }),
+  };
   const caller = new AbortController();
   const restart = new AbortController();
   const call = { key: KEY, generationId: 'gen-1', signal: caller.signal, restart: restart.signal };
   const prepared = await prepareInference(services, call, REQUEST);
-  return { ledger, executor, caller, restart, parts: answerStream(services, prepared, chatDialect) };
+  return { ledger, checkpoints, executor, caller, restart, parts: answerStream(services, prepared, chatDialect) };
 }
 
 /** The `data:` payloads of the text parts, `[DONE]` as is, the rest parsed. */
@@ -224,6 +239,40 @@ describe('a committed stream', () => {
     expect(written.at(-1)).toBe('[DONE]');
     expect((written.at(-2) as ChatFrame).error).toMatchObject({ code: 503, message: 'The answer could not be recorded; repeat the request', metadata: { error_type: 'server' } });
     expect(written.some((frame) => (frame as ChatFrame).usage !== undefined)).toBe(false);
+  });
+});
+
+describe('checkpoints of a committed stream', () => {
+  const WORDS: CoreEvent[] = [
+    { type: 'text.start', index: 0 },
+    ...['One', ' two', ' three', ' four', ' five'].map((text): CoreEvent => ({ type: 'text.delta', index: 0, text })),
+    { type: 'text.end', index: 0 },
+    { type: 'finish', reason: 'stop', raw: 'stop' },
+  ];
+
+  it('what was delivered is checkpointed as it goes, naming the serving endpoint, with counts that only grow', async () => {
+    const run = await start({ events: () => scripted(WORDS) });
+    await collect(run.parts);
+    const counts = run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens);
+    expect(counts).toEqual([1, 2, 3, 4]);
+    expect(run.checkpoints.recorded.every(({ generationId, delivered }) => generationId === 'gen-1' && delivered.endpointId === catalogue.endpoints.keys().next().value)).toBe(true);
+  });
+
+  it('a part is checkpointed only once the caller took it', async () => {
+    const run = await start({ events: () => scripted(WORDS) });
+    let part = await run.parts.next();
+    while (!(part.value?.type === 'text' && part.value.text.includes('three'))) part = await run.parts.next();
+    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([1]);
+    await run.parts.next();
+    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([1, 2]);
+    await collect(run.parts);
+  });
+
+  it('a stream shorter than the cadence is never checkpointed', async () => {
+    const run = await start({ events: () => scripted(WORDS) }, new RecordingCheckpoints({ tokens: 1, intervalMs: 60_000 }));
+    await collect(run.parts);
+    expect(run.checkpoints.recorded).toEqual([]);
+    expect(run.ledger.settled).toHaveLength(1);
   });
 });
 

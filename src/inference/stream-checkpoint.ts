@@ -1,0 +1,38 @@
+import type { GenerationCheckpoints } from '../billing/types.js';
+import type { AnswerMeter } from '../core/answer-meter.js';
+
+/**
+ * Checkpoints one committed stream as it is delivered: after a part reached the caller, once both
+ * the cadence's interval and its tokens have passed since the last checkpoint (the first counts
+ * from the commit), so a fast stream writes about once per interval and a slow one once per
+ * `tokens`. Between checkpoints a part costs one clock read.
+ */
+export class StreamCheckpoint {
+  #lastAt: number;
+  #lastTokens = 0;
+
+  constructor(
+    private readonly checkpoints: GenerationCheckpoints,
+    private readonly stream: { generationId: string; endpointId: string; meter: AnswerMeter },
+    committedAt: number = Date.now(),
+  ) {
+    this.#lastAt = committedAt;
+  }
+
+  /** Called once a part was handed to the caller. */
+  delivered(now: number = Date.now()): void {
+    const { cadence } = this.checkpoints;
+    if (now - this.#lastAt < cadence.intervalMs) return;
+    const { meter } = this.stream;
+    const tokens = meter.producedTokens();
+    if (tokens - this.#lastTokens < cadence.tokens) return;
+    this.#lastAt = now;
+    this.#lastTokens = tokens;
+    const promptTokens = meter.usage?.promptTokens;
+    void this.checkpoints.record(this.stream.generationId, {
+      endpointId: this.stream.endpointId,
+      completionTokens: tokens,
+      ...(promptTokens !== undefined && { promptTokens }),
+    });
+  }
+}

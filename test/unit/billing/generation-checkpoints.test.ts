@@ -1,0 +1,69 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { createAccount } from '../../../src/accounts/accounts.js';
+import { createGenerationCheckpoints } from '../../../src/billing/generation-checkpoints.js';
+import { createGenerationReader } from '../../../src/billing/generations.js';
+import { createLedger } from '../../../src/billing/ledger.js';
+import { parseUsd } from '../../../src/billing/money.js';
+import type { Store } from '../../../src/store/store.js';
+import { holdRequest } from '../../support/hold-request.js';
+import { STORE_ENGINES, type StoreEngine } from '../../support/store-engines.js';
+
+const opened: Store[] = [];
+const logger = pino({ level: 'silent' });
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+let engine: StoreEngine;
+
+async function pendingGeneration() {
+  const store = await engine.open();
+  opened.push(store);
+  const account = await createAccount(store, { name: 'Ada', creditsUsd: '5' });
+  const owner = { accountId: account.accountId, workspaceId: account.workspaceId, keyId: account.keyId };
+  const ledger = createLedger(store, { instanceId: 'inst_a' });
+  const hold = await ledger.hold(holdRequest(owner, 'g1', parseUsd('1')));
+  const read = () => createGenerationReader(store).get('g1', owner.accountId);
+  return { store, ledger, hold, read, checkpoints: createGenerationCheckpoints(store, { logger }) };
+}
+
+describe.each(STORE_ENGINES)('generation checkpoints on $name', (current) => {
+  beforeAll(() => {
+    engine = current;
+  });
+
+  it('a checkpoint keeps the serving endpoint and the counts delivered on the pending generation', async () => {
+    const { checkpoints, read } = await pendingGeneration();
+    await checkpoints.record('g1', { endpointId: 'alpha/acme/chat', completionTokens: 40 });
+    expect(await read()).toMatchObject({ status: 'pending', endpointId: 'alpha/acme/chat', completionTokens: 40, cost: 0n });
+    await checkpoints.record('g1', { endpointId: 'alpha/acme/chat', completionTokens: 80, promptTokens: 12 });
+    expect(await read()).toMatchObject({ status: 'pending', completionTokens: 80, promptTokens: 12 });
+  });
+
+  it('a checkpoint arriving after a later one never lowers the counts', async () => {
+    const { checkpoints, read } = await pendingGeneration();
+    await checkpoints.record('g1', { endpointId: 'alpha/acme/chat', completionTokens: 80 });
+    await checkpoints.record('g1', { endpointId: 'alpha/acme/chat', completionTokens: 40 });
+    expect((await read())?.completionTokens).toBe(80);
+  });
+
+  it('a checkpoint arriving after the settlement leaves the final record as it is', async () => {
+    const { checkpoints, read, ledger, hold } = await pendingGeneration();
+    const settled = { ...hold.pending, status: 'success' as const, completionTokens: 7, cost: parseUsd('0.1') };
+    await ledger.settle(hold, settled);
+    await checkpoints.record('g1', { endpointId: 'alpha/acme/chat', completionTokens: 500 });
+    expect(await read()).toEqual(settled);
+  });
+
+  it('a checkpoint the store cannot take is logged, never thrown at the stream', async () => {
+    const { store } = await pendingGeneration();
+    const warnings: unknown[] = [];
+    const checkpoints = createGenerationCheckpoints(store, { logger: { warn: (entry: unknown) => void warnings.push(entry) } });
+    opened.splice(opened.indexOf(store), 1);
+    await store.close();
+    await expect(checkpoints.record('g1', { endpointId: 'alpha/acme/chat', completionTokens: 40 })).resolves.toBeUndefined();
+    expect(warnings).toMatchObject([{ generation: 'g1' }]);
+  });
+});
