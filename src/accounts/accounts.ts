@@ -1,4 +1,5 @@
-import { ledgerTables, type LedgerEntry } from '../billing/ledger-tables.js';
+import { ledgerTables } from '../billing/ledger-engine.js';
+import type { LedgerEntry } from '../billing/ledger-tables.js';
 import type { Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
 import { bumpKeyRevision } from './key-revision.js';

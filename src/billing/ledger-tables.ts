@@ -1,11 +1,8 @@
 import type { Insertable } from 'kysely';
 import type { LimitReset } from '../accounts/types.js';
 import { isLimitReset } from '../accounts/usage-window.js';
-import type { Db, Store } from '../store/store.js';
 import type { GenerationsTable } from '../store/schema.js';
-import { kyselyLedgerTables } from './ledger-tables-kysely.js';
 import type { Units } from './money.js';
-import { sqliteLedgerTables } from './ledger-tables-sqlite.js';
 import type { Hold } from './types.js';
 
 export interface AccountBalance {
@@ -94,9 +91,4 @@ export function keySpendStateOf(row: KeySpendRow): KeySpendState {
     reset: isLimitReset(row.limit_reset) ? row.limit_reset : null,
     total: BigInt(row.usage_units),
   };
-}
-
-/** The ledger tables of `store` inside the write transaction `tx`. */
-export function ledgerTables(store: Store, tx: Db): LedgerTables {
-  return store.sqlite ? sqliteLedgerTables(store.sqlite) : kyselyLedgerTables(tx);
 }

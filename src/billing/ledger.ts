@@ -4,7 +4,8 @@ import { ERROR_CODES, GatewayError, INTERNAL_ERROR_MESSAGE } from '../core/error
 import type { Store } from '../store/store.js';
 import { closedPendingRecord } from './generation-record.js';
 import { generationToRow, pendingGenerationRow } from './generations.js';
-import { ledgerTables, type AccountBalance, type LedgerTables } from './ledger-tables.js';
+import { ledgerTables } from './ledger-engine.js';
+import type { AccountBalance, LedgerTables } from './ledger-tables.js';
 import { maxUnits, sumUnits } from './money.js';
 import { checkKeySpendLimit } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
