@@ -212,7 +212,8 @@ describe('a caller that leaves mid-stream', () => {
     let record: Record<string, unknown> | undefined;
     for (let poll = 0; poll < 200 && record === undefined; poll += 1) {
       const reply = await send(harness, { path: `/generation?id=${id}` });
-      if (reply.status === 200) record = (reply.json as { data: Record<string, unknown> }).data;
+      const data = reply.status === 200 ? (reply.json as { data: Record<string, unknown> }).data : undefined;
+      if (data && data.status !== 'pending') record = data;
       else await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(record?.status).toBe('cancelled');

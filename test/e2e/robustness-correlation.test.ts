@@ -73,7 +73,8 @@ interface GenerationData {
 async function generationOnceSettled(id: string): Promise<GenerationData> {
   for (let poll = 0; poll < 400; poll += 1) {
     const reply = await send(harness, { path: `/generation?id=${id}` });
-    if (reply.status === 200) return (reply.json as { data: GenerationData }).data;
+    const data = reply.status === 200 ? (reply.json as { data: GenerationData }).data : undefined;
+    if (data && data.status !== 'pending') return data;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`no generation ${id}`);
