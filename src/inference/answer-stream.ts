@@ -57,7 +57,14 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: outcome.generationId, endpointId: answer.attempt.endpoint.id, meter });
     const opening = writer.open();
     if (opening.length > 0) yield { type: 'text', text: opening };
-    yield* pump(answer.events, { writer, meter, checkpoint, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal });
+    const context: StepContext = { writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal };
+    // Leaving the loop early (`break`) ends the provider's stream as well.
+    for await (const event of answer.events) {
+      const text = translate(event, context);
+      if (text === ENDED) break;
+      if (text.length > 0) yield { type: 'text', text };
+      checkpoint.delivered();
+    }
     const endedEarly = prepared.call.signal.aborted || (outcome.error !== undefined && prepared.call.restart.aborted);
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
     if (endedEarly) markEndedEarly(outcome, prepared);
@@ -73,10 +80,9 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
   }
 }
 
-interface PumpContext {
+interface StepContext {
   writer: DialectStreamWriter;
   meter: AnswerMeter;
-  checkpoint: StreamCheckpoint;
   outcome: GenerationOutcome;
   provider: string;
   refuse: DialectBinding['refuseOutput'];
@@ -84,34 +90,27 @@ interface PumpContext {
   signal: AbortSignal;
 }
 
+/** The answer ended before its provider stream did: it failed, carried a part the dialect refuses, or the caller left. */
+const ENDED = Symbol('ended');
+
 /**
- * Translates committed events frame by frame until the answer ends, fails, carries a part the
- * dialect refuses, or the caller leaves.
+ * One committed event translated for the caller (possibly no text at all), or ENDED when the answer
+ * stops here. Kept synchronous so each frame costs no generator hop of its own.
  */
-async function* pump(events: AsyncGenerator<CoreEvent>, context: PumpContext): AsyncGenerator<StreamPart> {
-  const { writer, meter, outcome } = context;
-  for await (const event of events) {
-    if (event.type === 'error') {
-      outcome.error = failureToError(event.failure, context.provider);
-      return;
-    }
-    meter.observe(event);
-    const refusal = context.refuse?.(event);
-    if (refusal) {
-      outcome.error = refusal;
-      await events.return(undefined);
-      return;
-    }
-    if (context.signal.aborted) {
-      await events.return(undefined);
-      return;
-    }
-    if (visibleToCaller(event, outcome.request)) {
-      const text = writer.write(event);
-      if (text.length > 0) yield { type: 'text', text };
-    }
-    context.checkpoint.delivered();
+function translate(event: CoreEvent, context: StepContext): string | typeof ENDED {
+  const { writer, outcome } = context;
+  if (event.type === 'error') {
+    outcome.error = failureToError(event.failure, context.provider);
+    return ENDED;
   }
+  context.meter.observe(event);
+  const refusal = context.refuse?.(event);
+  if (refusal) {
+    outcome.error = refusal;
+    return ENDED;
+  }
+  if (context.signal.aborted) return ENDED;
+  return visibleToCaller(event, outcome.request) ? writer.write(event) : '';
 }
 
 function refusedPart(error: GatewayError, dialect: DialectBinding, prepared: PreparedInference): StreamPart {
