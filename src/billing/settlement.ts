@@ -7,7 +7,7 @@ import { capCharge, usageWithinCeiling, type Uncollected } from './charge-cap.js
 import { computeCharacterCost } from './character-pricing.js';
 import { computeCost, type CostResult } from './pricing.js';
 import { toUsdNumber, type Units } from './money.js';
-import { generationRecord, type GenerationOwner } from './generation-record.js';
+import { generationRecord, type AskedFacts, type GenerationOwner } from './generation-record.js';
 import type { CostLine, Hold, Ledger } from './types.js';
 
 /** What became of one held request: the facts its settlement prices and records. */
@@ -86,12 +86,7 @@ export async function settleGeneration(ledger: Ledger, hold: Hold, outcome: Gene
   const record = generationRecord({
     ...outcome,
     owner: outcome.key,
-    asked: {
-      model: request.models[0] ?? '',
-      streamed: outcome.streamed,
-      attribution: request.attribution,
-      metadata: request.metadata ?? null,
-    },
+    asked: askedFacts(request, outcome.streamed),
     finishedAt: now.getTime(),
     cost: settled.charge,
     costLines: settled.lines,
@@ -114,4 +109,9 @@ function chargeWithinHold(attempt: PlannedAttempt, outcome: GenerationOutcome, h
   const withinCeiling = usage === outcome.usage ? reported : price(pricing, { ...outcome, usage }, now);
   const capped = capCharge({ reported: reported.cost, withinCeiling: withinCeiling.cost }, hold.amount);
   return { charge: capped.charge, lines: reported.lines, ...(capped.uncollected && { uncollected: capped.uncollected }) };
+}
+
+/** What a record keeps of the request asked: its first model, attribution and metadata. */
+export function askedFacts(request: CoreRequest, streamed: boolean): AskedFacts {
+  return { model: request.models[0] ?? '', streamed, attribution: request.attribution, metadata: request.metadata ?? null };
 }

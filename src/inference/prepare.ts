@@ -1,6 +1,7 @@
 import type { CoreRequest } from '../core/request.js';
 import type { Hold } from '../billing/types.js';
 import { generationRecord } from '../billing/generation-record.js';
+import { askedFacts } from '../billing/settlement.js';
 import { requestFacts, type RequestFacts } from '../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../core/planner/planner.js';
 import type { InferenceCall } from './call.js';
@@ -64,7 +65,7 @@ export async function prepareInference(
     pending: generationRecord({
       generationId: call.generationId,
       owner: key,
-      asked: { model: request.models[0] ?? '', streamed: request.stream, attribution: request.attribution, metadata: request.metadata ?? null },
+      asked: askedFacts(request, request.stream),
       startedAt,
       estimatedPromptTokens: promptTokens,
       pending: true,
