@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
-import type { Harness } from './harness.js';
+import { expect } from 'vitest';
+import type { ErrorEnvelope, Harness } from './harness.js';
 
 export interface HeldReply {
   status: number;
@@ -60,4 +61,12 @@ function parseReply(text: string): HeldReply {
   if (!Number.isInteger(length)) throw new Error(`reply without a Content-Length: ${statusLine}`);
   const body = Buffer.from(text.slice(split + 4)).subarray(0, length).toString('utf8');
   return { status, headers, json: JSON.parse(body) as unknown };
+}
+
+/** A request that arrived during a drain is refused with the restart 503: repeat in 5 seconds. */
+export function expectRestartRefusal(refused: HeldReply): void {
+  expect(refused.status).toBe(503);
+  expect(refused.headers['retry-after']).toBe('5');
+  expect(refused.headers['x-should-retry']).toBe('true');
+  expect((refused.json as ErrorEnvelope).error.metadata.error_type).toBe('provider_overloaded');
 }

@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HOLD_TTL_MS } from '../../src/billing/ledger.js';
 import { formatUsd, parseUsd } from '../../src/billing/money.js';
-import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness, type ModelSpec } from './harness.js';
-import { holdRequest } from './held-request.js';
+import { accountMoney, send, startHarness, type Harness, type ModelSpec } from './harness.js';
+import { expectRestartRefusal, holdRequest } from './held-request.js';
 import { tapLedger, type LedgerTap } from './ledger-tap.js';
 
 /** Speech under faults of the service itself: a restart, a ledger that cannot record, a caller who leaves. */
@@ -117,10 +117,7 @@ describe('a restart while speech is in flight', () => {
         cost: 0n,
       });
 
-      expect(refused.status).toBe(503);
-      expect(refused.headers['retry-after']).toBe('5');
-      expect(refused.headers['x-should-retry']).toBe('true');
-      expect((refused.json as ErrorEnvelope).error.metadata.error_type).toBe('provider_overloaded');
+      expectRestartRefusal(refused);
       expect(draining.sim.requests().filter((request) => request.path === '/v1/audio/speech')).toHaveLength(1);
     } finally {
       await (closing ?? draining.gateway.close()).catch(() => undefined);

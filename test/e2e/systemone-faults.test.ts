@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HOLD_TTL_MS } from '../../src/billing/ledger.js';
 import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness, type ModelSpec } from './harness.js';
-import { holdRequest } from './held-request.js';
+import { expectRestartRefusal, holdRequest } from './held-request.js';
 import { tapLedger, type LedgerTap } from './ledger-tap.js';
 
 /** Typed decisions under faults of the service itself: a restart, a ledger that cannot record, a caller who leaves. */
@@ -58,10 +58,7 @@ describe('a restart while a typed decision is in flight', () => {
       expect(closed?.failed).toBe(false);
       expect(closed?.record).toMatchObject({ status: 'error', errorCode: 503, errorMessage: error.message, cost: 0n });
 
-      expect(refused.status).toBe(503);
-      expect(refused.headers['retry-after']).toBe('5');
-      expect(refused.headers['x-should-retry']).toBe('true');
-      expect((refused.json as ErrorEnvelope).error.metadata.error_type).toBe('provider_overloaded');
+      expectRestartRefusal(refused);
       expect(draining.sim.requests()).toHaveLength(1);
     } finally {
       await (closing ?? draining.gateway.close()).catch(() => undefined);

@@ -1,14 +1,6 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import OpenAI from 'openai';
-import { pino } from 'pino';
-import { createAccount } from '../../src/accounts/accounts.js';
 import type { HttpSettings } from '../../src/http/services.js';
-import { startGateway } from '../../src/runtime/gateway.js';
-import { startSimulator } from '../../src/sim/server.js';
 import type { DatabaseEngine } from '../support/database-urls.js';
-import { catalogueYaml, type Harness, type ModelSpec } from '../e2e/harness.js';
+import { startHarness, type Harness, type ModelSpec } from '../e2e/harness.js';
 
 export interface ReliabilityHarness extends Harness {
   engine: DatabaseEngine['name'];
@@ -36,33 +28,17 @@ const UNLIMITED = { perKeyPerMinute: 1_000_000, perAddressPerMinute: 1_000_000 }
  */
 export async function startReliabilityHarness(options: ReliabilityOptions): Promise<ReliabilityHarness> {
   const database = await options.engine.create();
-  const sim = await startSimulator({ port: 0 });
-  const dir = await mkdtemp(join(tmpdir(), 'switchyard-reliability-'));
-  const configPath = join(dir, 'catalogue.yaml');
-  await writeFile(configPath, catalogueYaml(sim.url, options.models));
-  const gateway = await startGateway({
-    configPath,
-    port: 0,
+  const harness = await startHarness({
+    models: options.models,
+    credits: options.credits ?? '1000',
     databaseUrl: database.url,
-    logger: pino({ level: 'silent' }),
     settings: { rateLimits: UNLIMITED, ...options.settings },
-    watch: false,
   });
-  const account = await createAccount(gateway.store, { name: 'reliability', creditsUsd: options.credits ?? '1000' });
-  const baseUrl = `${gateway.url}/api/v1`;
   return {
+    ...harness,
     engine: options.engine.name,
-    gateway,
-    sim,
-    baseUrl,
-    key: account.key,
-    accountId: account.accountId,
-    workspaceId: account.workspaceId,
-    configPath,
-    client: new OpenAI({ baseURL: baseUrl, apiKey: account.key, maxRetries: 0 }),
     async close() {
-      await gateway.close();
-      await sim.close();
+      await harness.close();
       await database.drop();
     },
   };
