@@ -42,8 +42,10 @@ const DEMO_OPERATION_MODELS = [
 /**
  * The catalogue of the embedded demo: three providers served by the bundled simulator (two over the
  * OpenAI-compatible wire, one over the Anthropic Messages wire), four chat models (two of them
- * reasoning), a speaking model, an embeddings model and a rerank model. The simulator reads its
- * behaviour from the upstream model name (`chat;tps=400`).
+ * reasoning; demo-chat also answers typed decisions, and it and demo-fast are served by two providers
+ * at different prices and speeds, demo-fast free on one of them, so routing preferences and the
+ * `:floor`, `:nitro` and `:free` variants choose between them), a speaking model, an embeddings model
+ * and a rerank model. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
  */
 export function demoCatalogueYaml(simulatorBaseUrl: string): string {
   const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;
@@ -62,8 +64,9 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
         description: 'A demo chat model answered by the bundled provider simulator.',
         tags: ['demo'],
         endpoints: [
-          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=400;labels', prompt: '0.0000005', completion: '0.0000015' }),
-          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tps=200;labels', prompt: '0.0000008', completion: '0.000002' }),
+          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tokens=32;tps=400;labels', prompt: '0.0000005', completion: '0.0000015' }),
+          // dearer and faster: `:floor` picks Sim Alpha, `:nitro` Sim Beta once both are measured
+          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tokens=32;tps=1200;labels', prompt: '0.0000008', completion: '0.000002' }),
         ],
       },
       {
@@ -73,7 +76,11 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
         family: 'switchyard-demo',
         description: 'A small, fast demo model answered by the bundled provider simulator.',
         tags: ['demo'],
-        endpoints: [demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=2000;ttft=20', prompt: '0.0000001', completion: '0.0000004' })],
+        endpoints: [
+          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tps=2000;ttft=20', prompt: '0.0000001', completion: '0.0000004' }),
+          // a free tier, slower: the cheapest by default, the only one under `:free`
+          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tps=300', prompt: '0', completion: '0' }),
+        ],
       },
       {
         id: 'switchyard/demo-think',

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { demoCatalogueYaml } from '../../../src/catalogue/demo.js';
 import { parseCatalogueText } from '../../../src/catalogue/loader.js';
+import { isFreeEndpoint } from '../../../src/billing/price-ceiling.js';
 
 describe('demo catalogue', () => {
   const result = parseCatalogueText(demoCatalogueYaml('http://127.0.0.1:43210/'), 'demo');
@@ -56,10 +57,19 @@ describe('demo catalogue', () => {
     for (const endpoint of endpoints) expect(endpoint.upstreamModel.split(';')).toContain('labels');
   });
 
-  test('demo-fast has one endpoint whose upstream name selects simulator behaviours', () => {
+  test('demo-fast is paid on sim-alpha and free on sim-beta, so :free has an endpoint to keep', () => {
     const endpoints = catalogue.models.get('switchyard/demo-fast')?.endpoints ?? [];
-    expect(endpoints).toHaveLength(1);
-    expect(endpoints[0]?.upstreamModel).toMatch(/^chat(;[a-z_]+=\w+)*$/);
+    expect(endpoints.map((e) => [e.id, isFreeEndpoint(e.pricing)])).toEqual([
+      ['sim-alpha/switchyard/demo-fast', false],
+      ['sim-beta/switchyard/demo-fast', true],
+    ]);
+    for (const endpoint of endpoints) expect(endpoint.upstreamModel).toMatch(/^chat(;[a-z_]+=\w+)*$/);
+  });
+
+  test('demo-chat on sim-beta is the dearer and the faster, so :floor and :nitro can disagree', () => {
+    const [alpha, beta] = catalogue.models.get('switchyard/demo-chat')?.endpoints ?? [];
+    const tps = (upstream = '') => Number(/tps=(\d+)/.exec(upstream)?.[1]);
+    expect(tps(beta?.upstreamModel)).toBeGreaterThan(tps(alpha?.upstreamModel));
   });
 
   test('demo-think is a reasoning model on sim-alpha declaring reasoning controls and three effort levels', () => {
