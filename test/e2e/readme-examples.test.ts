@@ -1,0 +1,76 @@
+/**
+ * Every fenced block of README.md is run or checked here, so the README cannot drift from the code.
+ *
+ * How to write an example (test/support/readme-examples.ts has the rules):
+ * - `sh`/`bash` blocks run in bash against the embedded demo, from a folder laid out like a
+ *   checkout running `npx switchyard serve` (`data/demo-key.txt` is the demo key), with
+ *   `SWITCHYARD_KEY` and `SWITCHYARD_URL` set as the Quick start tells the reader to set them.
+ *   `http://127.0.0.1:8080` is pointed at the test's gateway; curl fails on an HTTP error status;
+ *   `npx switchyard …` runs the command line from the sources, on the demo's database.
+ * - `ts`/`js` blocks run as ES modules (TypeScript stripped), with the same environment; import
+ *   what they use (`openai`, `@anthropic-ai/sdk`).
+ * - `yaml` blocks are whole catalogues and must pass `switchyard catalogue check`; an endpoint list
+ *   to paste into a model is marked `<!-- example: endpoint -->` on the line before the fence.
+ * - `json` blocks must parse; `jsonc`, `toml` and `text` blocks are shown, not run.
+ * - A block that cannot run against the demo (another catalogue, a tool not installed, a server
+ *   that keeps running) is marked `<!-- example: skip — why -->` on the line before the fence.
+ * - Any other block, or one without a language, fails the first test below until it is marked.
+ * An example passes when it exits 0 (or throws nothing, or checks clean); examples run one at a
+ * time, in README order, against one gateway.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
+import { prepareExampleFolder, runExample, type ExampleGateway } from '../support/readme-example-runner.js';
+import { readmeExamples, type ReadmeExample } from '../support/readme-examples.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const examples = readmeExamples(README);
+const RUN_TIMEOUT_MS = 40_000;
+const VERDICT: Partial<Record<ReadmeExample['kind'], string>> = {
+  shell: 'runs', module: 'runs', catalogue: 'passes the catalogue check', endpoint: 'passes the catalogue check', json: 'parses',
+};
+
+let gateway: RunningGateway;
+let target: ExampleGateway;
+
+beforeAll(async () => {
+  const folder = await prepareExampleFolder(await mkdtemp(join(tmpdir(), 'switchyard-readme-')));
+  gateway = await startGateway({
+    port: 0,
+    databaseUrl: folder.databaseUrl,
+    demoKeyFile: folder.demoKeyFile,
+    logger: pino({ level: 'silent' }),
+    watch: false,
+  });
+  target = { folder, origin: gateway.url, key: gateway.demoKey?.key ?? '' };
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  if (target) await rm(target.folder.path, { recursive: true, force: true });
+});
+
+function title(example: ReadmeExample): string {
+  return `README.md:${example.line} (${example.heading}) ${example.language}`;
+}
+
+describe('README examples', () => {
+  test('every fenced block is run, checked, shown or marked skipped with a reason', () => {
+    const unclear = examples.filter((example) => example.kind === 'unknown').map((example) => `${title(example)}: ${example.note}`);
+    expect(unclear).toEqual([]);
+  });
+
+  for (const example of examples) {
+    if (example.kind === 'skip') test.skip(`${title(example)}: ${example.note}`, () => undefined);
+    if (example.kind === 'shown' || example.kind === 'skip' || example.kind === 'unknown') continue;
+    test(`${title(example)} ${VERDICT[example.kind]}`, async () => {
+      const outcome = await runExample(example, target);
+      expect(outcome.ok, `${title(example)}\n${example.code}\n${outcome.report}`).toBe(true);
+    }, RUN_TIMEOUT_MS);
+  }
+});
