@@ -35,6 +35,35 @@ const VERDICT: Partial<Record<ReadmeExample['kind'], string>> = {
   shell: 'runs', module: 'runs', catalogue: 'passes the catalogue check', endpoint: 'passes the catalogue check', json: 'parses',
 };
 
+describe('how README blocks are read', () => {
+  const kinds = (markdown: string) => readmeExamples(markdown).map((example) => [example.language, example.kind, example.note]);
+
+  test('a block runs or is checked by its language, and a language nobody runs is an error until marked', () => {
+    const markdown = ['```sh', 'curl x', '```', '```ts', 'x', '```', '```yaml', 'a: 1', '```', '```json', '{}', '```', '```toml', 'a = 1', '```', '```python', 'x', '```', '```', 'x', '```'].join('\n');
+    expect(kinds(markdown).map(([language, kind]) => [language, kind])).toEqual([
+      ['sh', 'shell'], ['ts', 'module'], ['yaml', 'catalogue'], ['json', 'json'], ['toml', 'shown'], ['python', 'unknown'], ['', 'unknown'],
+    ]);
+  });
+
+  test('a marker on the line before the fence skips it with its reason, or checks yaml as an endpoint list', () => {
+    const markdown = ['<!-- example: skip — needs Docker -->', '```sh', 'docker ps', '```', '', '<!-- example: endpoint -->', '', '```yaml', '- provider: a', '```'].join('\n');
+    expect(kinds(markdown)).toEqual([['sh', 'skip', 'needs Docker'], ['yaml', 'endpoint', undefined]]);
+  });
+
+  test('a skip without a reason, or an unknown marker, is an error; a marker above other text applies to nothing', () => {
+    const markdown = ['<!-- example: skip -->', '```sh', 'x', '```', '<!-- example: later -->', '```sh', 'x', '```', '<!-- example: skip — why -->', 'Some text.', '```sh', 'x', '```'].join('\n');
+    expect(kinds(markdown).map(([, kind]) => kind)).toEqual(['unknown', 'unknown', 'shell']);
+  });
+
+  test('a block keeps its lines (a shorter fence inside a longer one included), its line number and its heading', () => {
+    const markdown = ['# Top', '## Routing', '````sh', 'echo 1', '```', 'echo 2', '````', '```sh', 'echo 3', '```'].join('\n');
+    expect(readmeExamples(markdown).map(({ line, heading, code }) => [line, heading, code])).toEqual([
+      [3, 'Routing', 'echo 1\n```\necho 2'],
+      [8, 'Routing', 'echo 3'],
+    ]);
+  });
+});
+
 let gateway: RunningGateway;
 let target: ExampleGateway;
 
