@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { startGateway, DEFAULT_DATABASE_URL } from '../runtime/gateway.js';
 import { StartupError } from '../runtime/startup-error.js';
+import { DEFAULT_DATABASE_URL } from '../store/database-url.js';
 
 interface ServeOptions {
   config?: string;
@@ -42,6 +42,8 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new StartupError('--port', `not a port number: ${JSON.stringify(options.port)}`);
+  // loaded once the flags are known good: a refused start answers at once
+  const { startGateway } = await import('../runtime/gateway.js');
   const gateway = await startGateway({
     ...(options.config ? { configPath: options.config } : {}),
     port,
