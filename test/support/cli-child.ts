@@ -17,7 +17,7 @@ export interface CliOptions {
 }
 
 function spawnCli(args: string[], options: CliOptions): ChildProcess {
-  const env = { ...process.env, LOG_LEVEL: 'info', ...options.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', ...options.env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return spawn(process.execPath, ['--import', REGISTER_TYPESCRIPT, CLI_PROCESS, ...args], {
     env,
