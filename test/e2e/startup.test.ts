@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
 import { startGateway, type GatewayOptions } from '../../src/runtime/gateway.js';
 import { StartupError } from '../../src/runtime/startup-error.js';
 import { catalogueYaml, type ModelSpec } from './harness.js';
@@ -69,5 +70,23 @@ describe('start-up problems name the option at fault and the cause', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
+  });
+});
+
+describe('start-up warnings', () => {
+  it('a provider whose api_key_env is unset is warned about, naming the variable and the provider', async () => {
+    const document = parse(catalogueYaml('http://127.0.0.1:9', MODELS)) as { providers: Record<string, unknown>[] };
+    document.providers = document.providers.map((provider, index) => (index === 0 ? { ...provider, api_key_env: 'SIM_A_KEY' } : provider));
+    const file = join(dir, 'credentials.yaml');
+    await writeFile(file, stringify(document));
+    const lines: { level: number; msg: string; provider?: string; variable?: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) });
+    const gateway = await startGateway({ configPath: file, databaseUrl: 'sqlite::memory:', port: 0, logger, env: {} });
+    await gateway.close();
+    expect(lines.filter((line) => line.level === 40)).toEqual([expect.objectContaining({
+      provider: 'sim-a',
+      variable: 'SIM_A_KEY',
+      msg: 'providers[0].api_key_env: SIM_A_KEY is not set: requests to provider sim-a carry no credential',
+    })]);
   });
 });
