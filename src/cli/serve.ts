@@ -42,6 +42,9 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new StartupError('--port', `not a port number: ${JSON.stringify(options.port)}`);
+  // SIGHUP reloads the config file (and, while starting or draining, does nothing): it never ends the process
+  let reload = (): void => undefined;
+  process.on('SIGHUP', () => reload());
   // loaded once the flags are known good: a refused start answers at once
   const { startGateway } = await import('../runtime/gateway.js');
   const gateway = await startGateway({
@@ -60,8 +63,7 @@ async function serve(options: ServeOptions): Promise<void> {
   const stop = () => {
     gateway.close().then(() => process.exit(0), () => process.exit(1));
   };
-  // SIGHUP reloads the config file (and, while draining, does nothing): it never ends the process
-  process.on('SIGHUP', () => void gateway.reload('SIGHUP'));
+  reload = () => void gateway.reload('SIGHUP');
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }
