@@ -11,6 +11,9 @@ import { catalogueYaml, type ModelSpec } from './harness.js';
 const CHAT_MODEL: ModelSpec = { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] };
 const NEW_MODEL: ModelSpec = { id: 'acme/new', endpoints: [{ provider: 'sim-b', upstream_model: 'chat;tokens=2' }] };
 
+/** Each test starts the command line in a process of its own, which loads its sources first. */
+const CHILD_TIMEOUT_MS = 60_000;
+
 let dir: string;
 let sim: RunningSimulator;
 let config: string;
@@ -37,21 +40,21 @@ function expectRefusal(outcome: CliOutcome, line: string | RegExp): void {
 describe('serve: a start that cannot succeed is one line naming the option, exit 2', () => {
   it('--redis is refused until Redis support exists, never ignored', async () => {
     expectRefusal(await runCli(['serve', '--config', config, '--redis', 'redis://127.0.0.1:6379']), /^--redis: Redis support is not available yet/);
-  });
+  }, CHILD_TIMEOUT_MS);
 
   it('SWITCHYARD_REDIS_URL is refused the same way, naming the variable', async () => {
     expectRefusal(await runCli(['serve', '--config', config], { env: { SWITCHYARD_REDIS_URL: 'redis://127.0.0.1:6379' } }), /^SWITCHYARD_REDIS_URL: Redis support is not available yet/);
-  });
+  }, CHILD_TIMEOUT_MS);
 
   it('a port that is not a number is refused naming PORT when it came from there', async () => {
     expectRefusal(await runCli(['serve', '--config', config], { env: { PORT: '99999' } }), /^PORT: not a port number: "99999"$/);
-  });
+  }, CHILD_TIMEOUT_MS);
 
   it('an unreachable PostgreSQL server is refused naming the variable it came from, without its password', async () => {
     const outcome = await runCli(['serve', '--config', config, '--port', '0'], { env: { SWITCHYARD_DATABASE_URL: 'postgres://app:hunter2@127.0.0.1:1/app' } });
     expectRefusal(outcome, /^SWITCHYARD_DATABASE_URL: cannot open postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/app: .*ECONNREFUSED/);
     expect(outcome.stderr + outcome.stdout).not.toContain('hunter2');
-  });
+  }, CHILD_TIMEOUT_MS);
 });
 
 describe('serve: SIGHUP reloads the config file', () => {
@@ -83,5 +86,5 @@ describe('serve: SIGHUP reloads the config file', () => {
       await served.stop();
       await writeFile(config, catalogueYaml(sim.url, [CHAT_MODEL]));
     }
-  });
+  }, CHILD_TIMEOUT_MS);
 });
