@@ -21,10 +21,8 @@ export function readEnvironmentSettings(env: NodeJS.ProcessEnv): SettingsPatch {
 }
 
 function readCount(variable: string, text: string): number {
-  const value = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value === 0) {
-    throw new StartupError(variable, `must be a positive integer, not ${JSON.stringify(text)}`);
-  }
+  const value = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value === 0) throw new StartupError(variable, `must be a positive integer, not ${JSON.stringify(text)}`);
   return value;
 }
 
