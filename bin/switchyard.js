@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js';
+import { run } from '../dist/cli/main.js';
 
-main(process.argv).catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+await run(process.argv);

@@ -3,11 +3,14 @@ import { MappingReader } from './mapping-reader.js';
 import { readModel } from './model-schema.js';
 import { ProblemList } from './problem-list.js';
 import { readProvider } from './provider-schema.js';
+import { readSettings } from './settings-schema.js';
+import type { SettingsPatch } from './settings-table.js';
 import type { Catalogue, CatalogueProblem, ProviderEntry } from './types.js';
 
-export type CatalogueResult = { ok: true; catalogue: Catalogue } | { ok: false; problems: CatalogueProblem[] };
+/** A valid file: its catalogue and the operator settings its `settings:` block writes. */
+export type CatalogueResult = { ok: true; catalogue: Catalogue; settings: SettingsPatch } | { ok: false; problems: CatalogueProblem[] };
 
-const ROOT_FIELDS = ['providers', 'models'];
+const ROOT_FIELDS = ['providers', 'models', 'settings'];
 
 /**
  * Validates a parsed catalogue document and indexes it. Every problem is collected with its
@@ -20,8 +23,9 @@ export function validateCatalogue(document: unknown, loadedAt: number = Date.now
   const providers = readProviders(root, problems);
   const bySlug = new Map(providers.filter((provider) => provider.slug !== '').map((provider) => [provider.slug, provider]));
   const models = readModels(root, bySlug, problems);
+  const settings = readSettings(root);
   if (problems.size > 0) return { ok: false, problems: problems.items };
-  return { ok: true, catalogue: buildCatalogue(providers, models, loadedAt) };
+  return { ok: true, catalogue: buildCatalogue(providers, models, loadedAt), settings };
 }
 
 function readProviders(root: MappingReader, problems: ProblemList): ProviderEntry[] {

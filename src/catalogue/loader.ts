@@ -29,13 +29,19 @@ export function parseCatalogueText(text: string, origin: string, loadedAt: numbe
 
 /** Reads and validates a catalogue file; an unreadable file is one problem naming the file. */
 export async function loadCatalogueFile(path: string): Promise<CatalogueResult> {
+  return (await readCatalogueFile(path)).result;
+}
+
+/** The same, with the text read (null when the file could not be read). */
+export async function readCatalogueFile(path: string): Promise<{ text: string | null; result: CatalogueResult }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    return { ok: false, problems: [{ path, message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})` }] };
+    const message = `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+    return { text: null, result: { ok: false, problems: [{ path, message }] } };
   }
-  return parseCatalogueText(text, path);
+  return { text, result: parseCatalogueText(text, path) };
 }
 
 function firstLine(message: string): string {

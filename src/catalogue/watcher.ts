@@ -1,98 +1,29 @@
 import { watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
-import type { CatalogueStore } from './catalogue-store.js';
-import { catalogueCounts } from './index-builder.js';
-import { parseCatalogueText } from './loader.js';
-import { formatProblem } from './problem-list.js';
-
-/** Where reload outcomes go (a pino logger fits). */
-export interface CatalogueLog {
-  info(message: string): void;
-  error(message: string): void;
-}
+import { dirname, resolve } from 'node:path';
 
 export interface WatchOptions {
-  /** Quiet time after the last change before reloading; editors write in several steps. */
+  /** Quiet time after the last change before `onChange` runs; writers change things in several steps. */
   debounceMs?: number;
+  /** A watch that broke (the directory went away, say). */
+  onError(error: Error): void;
 }
 
 /**
- * Reloads the catalogue file into `store` whenever it changes. The directory is watched, not the
- * file, so editors that write a new file and rename it over the old one are followed. A file with
- * problems leaves the previous catalogue in place and every problem is logged.
- * Returns the function that stops watching.
+ * Calls `onChange` once things settle after anything in the directory holding `path` changes. The
+ * directory is watched, not the file: an editor renames a new file over the old one, and Kubernetes
+ * swaps a mounted ConfigMap by renaming a new `..data` symlink over the old one, which leaves the
+ * file's own name untouched; `onChange` compares what it reads. Returns the function that stops.
  */
-export function watchCatalogue(path: string, store: CatalogueStore, log: CatalogueLog, options: WatchOptions = {}): () => void {
-  const file = resolve(path);
-  const name = basename(file);
+export function watchDirectoryOf(path: string, onChange: () => void, options: WatchOptions): () => void {
   const debounceMs = options.debounceMs ?? 100;
   let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let again = false;
-  let stopped = false;
-  let lastText: string | undefined;
-
-  const reload = async (): Promise<void> => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      lastText = await reloadOnce({ file: path, store, log, lastText, isStopped: () => stopped });
-    } finally {
-      running = false;
-      if (again && !stopped) {
-        again = false;
-        schedule();
-      }
-    }
-  };
-  const schedule = (): void => {
+  const watcher = watch(dirname(resolve(path)), () => {
     clearTimeout(timer);
-    timer = setTimeout(() => void reload(), debounceMs);
-  };
-
-  const watcher = watch(dirname(file), (_event, changed) => {
-    if (changed === null || changed === name) schedule();
+    timer = setTimeout(onChange, debounceMs);
   });
-  watcher.on('error', (error) => log.error(`catalogue watch on ${path} failed: ${error.message}`));
+  watcher.on('error', options.onError);
   return () => {
-    stopped = true;
     clearTimeout(timer);
     watcher.close();
   };
-}
-
-interface ReloadStep {
-  file: string;
-  store: CatalogueStore;
-  log: CatalogueLog;
-  lastText: string | undefined;
-  isStopped: () => boolean;
-}
-
-/** One reload attempt; returns the text now considered seen. */
-async function reloadOnce(step: ReloadStep): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(step.file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    step.log.error(`catalogue ${step.file} cannot be read (${code}); keeping the previous catalogue`);
-    return step.lastText;
-  }
-  if (text === step.lastText || step.isStopped()) return step.lastText;
-  const result = parseCatalogueText(text, step.file);
-  if (step.isStopped()) return step.lastText;
-  if (!result.ok) {
-    step.log.error(`catalogue ${step.file} has ${result.problems.length} problem(s); keeping the previous catalogue`);
-    for (const problem of result.problems) step.log.error(formatProblem(problem));
-    return text;
-  }
-  step.store.replace(result.catalogue);
-  const counts = catalogueCounts(result.catalogue);
-  step.log.info(`catalogue reloaded from ${step.file}: ${counts.providers} providers, ${counts.models} models, ${counts.endpoints} endpoints`);
-  return text;
 }

@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
-import { startGateway, DEFAULT_DATABASE_URL } from '../runtime/gateway.js';
+import { Option, type Command } from 'commander';
+import { StartupError } from '../runtime/startup-error.js';
+import { DEFAULT_DATABASE_URL } from '../store/database-url.js';
 
 interface ServeOptions {
   config?: string;
@@ -9,35 +10,67 @@ interface ServeOptions {
   redis?: string;
 }
 
+/** Flags that may come from the environment instead, by the variable's name. */
+const FLAG_VARIABLES: Record<string, string> = {
+  '--config': 'SWITCHYARD_CONFIG',
+  '--port': 'PORT',
+  '--database': 'SWITCHYARD_DATABASE_URL',
+  '--redis': 'SWITCHYARD_REDIS_URL',
+};
+
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
     .description('Start the gateway (the embedded demo when no config file is given)')
-    .option('--config <file>', 'catalogue/config YAML', process.env.SWITCHYARD_CONFIG)
-    .option('--port <n>', 'port to listen on', process.env.PORT ?? '8080')
+    .addOption(new Option('--config <file>', 'catalogue/config YAML').env('SWITCHYARD_CONFIG'))
+    .addOption(new Option('--port <n>', 'port to listen on').env('PORT').default('8080'))
     .option('--host <h>', 'address to listen on', '127.0.0.1')
-    .option('--database <url>', 'sqlite:PATH or postgres://…', process.env.SWITCHYARD_DATABASE_URL ?? DEFAULT_DATABASE_URL)
-    .option('--redis <url>', 'Redis for shared rate limits and coordination', process.env.SWITCHYARD_REDIS_URL)
-    .action(async (options: ServeOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: not a port number: ${options.port}`);
-      const gateway = await startGateway({
-        ...(options.config ? { configPath: options.config } : {}),
-        port,
-        host: options.host,
-        databaseUrl: options.database,
-      });
-      if (gateway.demoKey) {
-        const note = gateway.demoKey.created ? 'new demo key' : 'demo key';
-        console.log(`${note} (saved in ./data/demo-key.txt): ${gateway.demoKey.key}`);
-        console.log('try: curl', `${gateway.url}/api/v1/chat/completions`, '-H "Authorization: Bearer $(cat data/demo-key.txt)"',
-          `-H 'Content-Type: application/json' -d '{"model":"switchyard/demo-chat","messages":[{"role":"user","content":"Hello"}]}'`);
+    .addOption(new Option('--database <url>', 'sqlite:PATH or postgres://…').env('SWITCHYARD_DATABASE_URL').default(DEFAULT_DATABASE_URL))
+    .addOption(new Option('--redis <url>', 'Redis for shared rate limits (not available yet: refused)').env('SWITCHYARD_REDIS_URL'))
+    .action(async (options: ServeOptions, command: Command) => {
+      try {
+        await serve(options);
+      } catch (error) {
+        throw error instanceof StartupError ? renamedForSource(error, command) : error;
       }
-      console.log(`listening on ${gateway.url}`);
-      const stop = () => {
-        gateway.close().then(() => process.exit(0), () => process.exit(1));
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
     });
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  if (options.redis !== undefined) {
+    throw new StartupError('--redis', 'Redis support is not available yet (it comes with running several instances as a fleet); remove the option to run one instance');
+  }
+  const port = Number(options.port);
+  if (!/^\d+$/.test(options.port) || port > 65535) throw new StartupError('--port', `not a port number: ${JSON.stringify(options.port)}`);
+  // SIGHUP reloads the config file (and, while starting or draining, does nothing): it never ends the process
+  let reload = (): void => undefined;
+  process.on('SIGHUP', () => reload());
+  // loaded once the flags are known good: a refused start answers at once
+  const { startGateway } = await import('../runtime/gateway.js');
+  const gateway = await startGateway({
+    ...(options.config ? { configPath: options.config } : {}),
+    port,
+    host: options.host,
+    databaseUrl: options.database,
+  });
+  if (gateway.demoKey) {
+    const note = gateway.demoKey.created ? 'new demo key' : 'demo key';
+    console.log(`${note} (saved in ./data/demo-key.txt): ${gateway.demoKey.key}`);
+    console.log('try: curl', `${gateway.url}/api/v1/chat/completions`, '-H "Authorization: Bearer $(cat data/demo-key.txt)"',
+      `-H 'Content-Type: application/json' -d '{"model":"switchyard/demo-chat","messages":[{"role":"user","content":"Hello"}]}'`);
+  }
+  console.log(`listening on ${gateway.url}`);
+  const stop = () => {
+    gateway.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  reload = () => void gateway.reload('SIGHUP');
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** A problem with a flag's value that came from the environment names the variable instead. */
+function renamedForSource(error: StartupError, command: Command): StartupError {
+  const variable = FLAG_VARIABLES[error.option];
+  const key = error.option.slice(2);
+  return variable !== undefined && command.getOptionValueSource(key) === 'env' ? error.renamed(variable) : error;
 }

@@ -28,6 +28,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     loggerInstance: services.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: services.settings.bodyLimitBytes,
+    trustProxy: services.settings.trustProxy.length > 0 ? [...services.settings.trustProxy] : false,
     ...requestTimeoutOptions(services.settings),
     clientErrorHandler: clientErrorHandler(services.settings, services.logger),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, discriminator: true } },

@@ -15,9 +15,12 @@ export async function countKey(limiters: RateLimiters, keyId: string, reply: Fas
   enforce(reply, await limiters.perKey.take(`key:${keyId}`));
 }
 
-/** Counts the request against its client address, the same way. */
+/**
+ * Counts the request against its client address, the same way: the connection's address, or behind
+ * a trusted reverse proxy (`trust_proxy`) the client its `X-Forwarded-For` names.
+ */
 export async function countAddress(limiters: RateLimiters, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  enforce(reply, await limiters.perAddress.take(`addr:${addressIdentity(request.socket.remoteAddress ?? request.ip)}`));
+  enforce(reply, await limiters.perAddress.take(`addr:${addressIdentity(request.ip)}`));
 }
 
 function enforce(reply: FastifyReply, verdict: WindowVerdict): void {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { KeyDirectory } from '../accounts/types.js';
 import type { GenerationReader, Ledger } from '../billing/types.js';
+import { DEFAULT_SETTINGS, type Settings } from '../catalogue/settings-table.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { InferenceExecutor } from '../inference/executor.js';
 import type { InferenceServices } from '../inference/services.js';
@@ -42,14 +43,28 @@ export interface HttpSettings {
   requestTimeoutMs: number;
   /** How long a connection may stay open with no request after its last answer. */
   keepAliveTimeoutMs: number;
+  /**
+   * Addresses and CIDRs of reverse proxies whose `X-Forwarded-For` names the client; the address
+   * limit counts that client. Empty: the connection's own address is the client's.
+   */
+  trustProxy: readonly string[];
 }
 
-export const DEFAULT_HTTP_SETTINGS: HttpSettings = {
-  keepAliveMs: 15_000,
-  bodyLimitBytes: 8 * 1024 * 1024,
-  rateLimits: { perKeyPerMinute: 600, perAddressPerMinute: 120 },
-  drainGraceMs: 10_000,
-  headersTimeoutMs: 20_000,
-  requestTimeoutMs: 60_000,
-  keepAliveTimeoutMs: 72_000,
-};
+/** The HTTP server's part of the operator settings. */
+export function httpSettingsFrom(settings: Settings): HttpSettings {
+  return {
+    keepAliveMs: settings['server.keep_alive_comment_ms'],
+    bodyLimitBytes: settings['server.body_limit_bytes'],
+    rateLimits: {
+      perKeyPerMinute: settings['rate_limits.per_key_per_minute'],
+      perAddressPerMinute: settings['rate_limits.per_address_per_minute'],
+    },
+    drainGraceMs: settings['server.drain_grace_ms'],
+    headersTimeoutMs: settings['server.headers_timeout_ms'],
+    requestTimeoutMs: settings['server.request_timeout_ms'],
+    keepAliveTimeoutMs: settings['server.keep_alive_timeout_ms'],
+    trustProxy: settings.trust_proxy,
+  };
+}
+
+export const DEFAULT_HTTP_SETTINGS: HttpSettings = httpSettingsFrom(DEFAULT_SETTINGS);

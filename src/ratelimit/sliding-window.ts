@@ -16,10 +16,19 @@ export class SlidingWindowLimiter implements RateLimiter {
   private lastSweep = 0;
 
   constructor(
-    readonly limit: number,
+    private currentLimit: number,
     private readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
   ) {}
+
+  get limit(): number {
+    return this.currentLimit;
+  }
+
+  /** A new limit for every identity from the next request on; what was counted stays counted. */
+  setLimit(limit: number): void {
+    this.currentLimit = limit;
+  }
 
   take(identity: string): Promise<WindowVerdict> {
     return Promise.resolve(this.takeNow(identity));

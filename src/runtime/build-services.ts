@@ -13,7 +13,7 @@ import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
 import { LiveEndpointState } from '../stats/endpoint-state.js';
 import { MemoryOverrunCounter } from '../stats/overrun-counter.js';
 import type { Store } from '../store/store.js';
-import { Transport, type UpstreamTransport } from '../upstream/transport.js';
+import { Transport, type TransportSettings, type UpstreamTransport } from '../upstream/transport.js';
 import type { BackgroundTask } from './background.js';
 import { holdReconciler } from './hold-reconciler.js';
 import { instanceHeartbeat } from './instance-heartbeat.js';
@@ -26,8 +26,10 @@ export interface ServiceInputs {
   catalogue: CatalogueSource;
   logger: Logger;
   settings: HttpSettings;
-  /** Default: keep-alive pools to every provider (closed by `close`). */
+  /** Default: keep-alive pools to every provider (closed by `close`), bounded by `upstream`. */
   transport?: UpstreamTransport & { close?(): Promise<void> };
+  /** Timeouts and pool size of the default transport (default: DEFAULT_TRANSPORT_SETTINGS). */
+  upstream?: TransportSettings;
   /** Heartbeat, reaping and checkpoint cadence (defaults: DEFAULT_RECOVERY_SETTINGS). */
   recovery?: Partial<RecoverySettings>;
 }
@@ -40,6 +42,8 @@ export interface BuiltServices {
   tasks: BackgroundTask[];
   /** Aborts what is still in flight: requests end with the restart 503. */
   restart(): void;
+  /** New request rates per key and per address, from the next request on (a reload's live settings). */
+  setRateLimits(limits: HttpSettings['rateLimits']): void;
   /** Lets go of what the services hold open (upstream connections). */
   close(): Promise<void>;
 }
@@ -47,12 +51,16 @@ export interface BuiltServices {
 /** Builds every service once, from the store, the catalogue and the settings. */
 export function buildServices(inputs: ServiceInputs): BuiltServices {
   const { store, settings, logger } = inputs;
-  const transport = inputs.transport ?? new Transport();
+  const transport = inputs.transport ?? new Transport(inputs.upstream);
   const state = new LiveEndpointState();
   const recovery = { ...DEFAULT_RECOVERY_SETTINGS, ...inputs.recovery };
   const registry = new InstanceRegistry(store, newInstanceIdentity());
   const ledger = createLedger(store, { instanceId: registry.identity.id });
   const restart = new AbortController();
+  const limiters = {
+    perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),
+    perAddress: new SlidingWindowLimiter(settings.rateLimits.perAddressPerMinute),
+  };
   // every request in flight listens for the restart (and lets go when it ends): no listener limit
   setMaxListeners(0, restart.signal);
   const services: Services = {
@@ -65,10 +73,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     state,
     overruns: new MemoryOverrunCounter(),
     logger,
-    limiters: {
-      perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),
-      perAddress: new SlidingWindowLimiter(settings.rateLimits.perAddressPerMinute),
-    },
+    limiters,
     settings,
     restart: restart.signal,
   };
@@ -83,6 +88,11 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
       holdReconciler(ledger, logger),
     ],
     restart: () => restart.abort(),
+    setRateLimits: (limits) => {
+      limiters.perKey.setLimit(limits.perKeyPerMinute);
+      limiters.perAddress.setLimit(limits.perAddressPerMinute);
+      settings.rateLimits = limits;
+    },
     close: async () => {
       await transport.close?.();
     },

@@ -1,19 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { CatalogueStore } from '../catalogue/catalogue-store.js';
-import { loadCatalogueFile, parseCatalogueText } from '../catalogue/loader.js';
+import type { ReloadTrigger } from '../catalogue/config-reloader.js';
+import { parseCatalogueText } from '../catalogue/loader.js';
+import { missingCredentials } from '../catalogue/missing-credentials.js';
 import { formatProblem } from '../catalogue/problem-list.js';
-import { watchCatalogue } from '../catalogue/watcher.js';
+import { resolveSettings, type Settings, type SettingsPatch } from '../catalogue/settings-table.js';
 import { demoCatalogueYaml } from '../catalogue/demo.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
 import { buildApp } from '../http/app.js';
-import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type Services } from '../http/services.js';
+import { httpSettingsFrom, type HttpSettings, type Services } from '../http/services.js';
 import { startSimulator, type RunningSimulator } from '../sim/server.js';
-import { openStore, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { transportSettingsFrom } from '../upstream/transport.js';
 import { ensureDemoKey } from './demo.js';
 import { BackgroundTasks } from './background.js';
 import { buildServices } from './build-services.js';
+import { startConfigReload } from './config-reload.js';
 import type { RecoverySettings } from './recovery-settings.js';
+import { logMissingCredentials } from './reload-log.js';
+import { readEnvironmentSettings } from './settings-environment.js';
+import { Rollback } from './rollback.js';
+import { listen, loadConfigFile, openDatabase } from './startup-steps.js';
 
 /** Time after the drain grace for restart 503s to reach their callers before connections are closed. */
 const FORCE_CLOSE_MARGIN_MS = 1_000;
@@ -27,6 +35,9 @@ export interface GatewayOptions {
   /** Where the demo key is written (demo mode only). */
   demoKeyFile?: string;
   logger?: Logger;
+  /** Where `SWITCHYARD_…` settings and provider credentials are read (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Beat the config file's and the environment's settings (the way flags do). */
   settings?: Partial<HttpSettings>;
   /** Reload the catalogue when its file changes (default true). */
   watch?: boolean;
@@ -44,31 +55,59 @@ export interface RunningGateway {
   demoKey?: { key: string; created: boolean };
   simulator?: RunningSimulator;
   store: Store;
+  /** Reads the config file again (what SIGHUP does); resolves once the outcome is logged. */
+  reload(trigger?: ReloadTrigger): Promise<void>;
   close(): Promise<void>;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/switchyard.db';
 
-/** Builds every service, opens the store, loads the catalogue and starts listening. */
+/**
+ * Builds every service, opens the store, loads the catalogue and starts listening. What cannot start
+ * is a StartupError naming the option at fault, and whatever had been opened is closed again.
+ */
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
+  const rollback = new Rollback();
+  try {
+    return await openGateway(options, rollback);
+  } catch (error) {
+    await rollback.run();
+    throw error;
+  }
+}
+
+async function openGateway(options: GatewayOptions, rollback: Rollback): Promise<RunningGateway> {
   const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
-  const simulator = options.configPath ? undefined : await startSimulator({ port: 0 });
-  const loaded = options.configPath
-    ? await loadCatalogueFile(options.configPath)
-    : parseCatalogueText(demoCatalogueYaml(simulator?.url ?? ''), 'demo catalogue');
-  const catalogue = new CatalogueStore(requireCatalogue(loaded, options.configPath ?? 'demo catalogue'));
-  const store = await openStore(options.databaseUrl ?? DEFAULT_DATABASE_URL);
-  const settings = { ...DEFAULT_HTTP_SETTINGS, ...options.settings };
-  const built = buildServices({ store, catalogue, logger, settings, ...(options.recovery && { recovery: options.recovery }) });
+  const env = options.env ?? process.env;
+  const environment = readEnvironmentSettings(env);
+  const file = options.configPath ? await loadConfigFile(options.configPath) : undefined;
+  const resolve = (written: SettingsPatch) => resolveSettings(written, environment);
+  const settings = resolve(file?.config.settings ?? {});
+  const simulator = file ? undefined : await startSimulator({ port: 0 });
+  if (simulator) rollback.push(() => simulator.close());
+  const catalogue = new CatalogueStore(file?.config.catalogue ?? demoCatalogue(simulator?.url ?? ''));
+  logMissingCredentials(logger, missingCredentials(catalogue.current(), env));
+  const store = await openDatabase(options.databaseUrl ?? DEFAULT_DATABASE_URL, settings['database.pool_size']);
+  rollback.push(() => store.close());
+  const http = { ...httpSettingsFrom(settings), ...options.settings };
+  const built = buildServices({
+    store, catalogue, logger, settings: http, upstream: transportSettingsFrom(settings), ...(options.recovery && { recovery: options.recovery }),
+  });
+  rollback.push(() => built.close());
   const { services } = built;
   const demoKey = simulator ? await ensureDemoKey(store, services.keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
   const background = new BackgroundTasks(logger);
   await background.start(built.tasks);
-  const stopWatching = options.configPath && options.watch !== false
-    ? watchCatalogue(options.configPath, catalogue, { info: (m) => logger.info(m), error: (m) => logger.error(m) })
-    : () => undefined;
+  rollback.push(() => background.stop());
+  const applyLive = (next: Settings) => built.setRateLimits({ ...httpSettingsFrom(next), ...options.settings }.rateLimits);
+  const configReload = startConfigReload(
+    { file: options.configPath, initialText: file?.text, settings, watch: options.watch !== false },
+    { catalogue, logger, env, resolve, applyLive },
+  );
+  rollback.push(() => configReload.stop());
   const app = await buildApp(services);
-  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8080 });
+  rollback.push(() => app.close());
+  await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port ?? 8080;
   const running: RunningGateway = {
@@ -77,6 +116,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
     services,
     instanceId: built.instance.id,
     store,
+    reload: (trigger = 'SIGHUP') => configReload.reload(trigger),
     async close() {
       // The restart drain: from now on new requests, on new connections or kept-alive ones, get the
       // restart 503, while those in flight may finish within the grace period and then end with the
@@ -84,10 +124,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
       // moment after the grace, connections still open (one that never sent a request, a stuck
       // socket) are closed so the drain always ends.
       app.drain.begin();
-      stopWatching();
-      const grace = setTimeout(() => built.restart(), settings.drainGraceMs);
-      const force = setTimeout(() => app.server.closeAllConnections(), settings.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
-      await app.drain.settled(settings.drainGraceMs);
+      configReload.stop();
+      const grace = setTimeout(() => built.restart(), http.drainGraceMs);
+      const force = setTimeout(() => app.server.closeAllConnections(), http.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
+      await app.drain.settled(http.drainGraceMs);
       await app.close();
       clearTimeout(grace);
       clearTimeout(force);
@@ -103,7 +143,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   return running;
 }
 
-function requireCatalogue(result: CatalogueResult, origin: string) {
+function demoCatalogue(simulatorUrl: string) {
+  const result: CatalogueResult = parseCatalogueText(demoCatalogueYaml(simulatorUrl), 'demo catalogue');
   if (result.ok) return result.catalogue;
-  throw new Error(`${origin} has problems:\n${result.problems.map(formatProblem).join('\n')}`);
+  throw new Error(`the demo catalogue has problems:\n${result.problems.map(formatProblem).join('\n')}`);
 }

@@ -12,13 +12,15 @@ export type { Db, Store } from './store-handle.js';
 export interface OpenStoreOptions {
   /** Apply pending migrations on open (default true). */
   migrate?: boolean;
+  /** Most connections open to PostgreSQL at once (default 10; SQLite has one). */
+  poolSize?: number;
 }
 
 /** Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and brings its schema up to date. */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const location = parseDatabaseUrl(url);
   const store =
-    location.engine === 'sqlite' ? sqliteStore(location.path) : postgresStore(location.url);
+    location.engine === 'sqlite' ? sqliteStore(location.path) : postgresStore(location.url, options.poolSize);
   if (options.migrate ?? true) {
     try {
       await runMigrations(store);
@@ -43,8 +45,8 @@ function sqliteStore(path: string): Store {
   };
 }
 
-function postgresStore(url: string): Store {
-  const db = new Kysely<Database>({ dialect: openPostgresDialect(url) });
+function postgresStore(url: string, poolSize?: number): Store {
+  const db = new Kysely<Database>({ dialect: openPostgresDialect(url, poolSize) });
   return {
     db,
     engine: 'postgres',

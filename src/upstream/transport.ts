@@ -1,15 +1,30 @@
 import { Agent, request as undiciRequest, errors as undiciErrors } from 'undici';
+import { DEFAULT_SETTINGS, type Settings } from '../catalogue/settings-table.js';
 import type { UpstreamFailure } from '../core/events.js';
 import type { UpstreamRequest } from './types.js';
 
-export interface TransportTimeouts {
+/** The `upstream.*` settings: how long a provider may take, and how many connections it gets. */
+export interface TransportSettings {
+  /** ms to open a connection (TCP and TLS). */
+  connectTimeoutMs: number;
   /** ms until the provider's response headers arrive. */
-  headersMs: number;
-  /** ms of silence allowed between body bytes. */
-  silenceMs: number;
+  firstByteTimeoutMs: number;
+  /** ms of silence allowed between body bytes (between stream chunks). */
+  idleTimeoutMs: number;
+  /** Most connections kept open to one provider origin. */
+  connectionsPerOrigin: number;
 }
 
-export const DEFAULT_TIMEOUTS: TransportTimeouts = { headersMs: 120_000, silenceMs: 180_000 };
+export function transportSettingsFrom(settings: Settings): TransportSettings {
+  return {
+    connectTimeoutMs: settings['upstream.connect_timeout_ms'],
+    firstByteTimeoutMs: settings['upstream.first_byte_timeout_ms'],
+    idleTimeoutMs: settings['upstream.idle_timeout_ms'],
+    connectionsPerOrigin: settings['upstream.connections_per_origin'],
+  };
+}
+
+export const DEFAULT_TRANSPORT_SETTINGS = transportSettingsFrom(DEFAULT_SETTINGS);
 
 export interface UpstreamResponse {
   status: number;
@@ -26,12 +41,13 @@ export interface UpstreamTransport {
 export class Transport implements UpstreamTransport {
   private readonly agent: Agent;
 
-  constructor(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS) {
+  constructor(settings: TransportSettings = DEFAULT_TRANSPORT_SETTINGS) {
     this.agent = new Agent({
-      connections: 256,
+      connections: settings.connectionsPerOrigin,
       keepAliveTimeout: 30_000,
-      headersTimeout: timeouts.headersMs,
-      bodyTimeout: timeouts.silenceMs,
+      connect: { timeout: settings.connectTimeoutMs },
+      headersTimeout: settings.firstByteTimeoutMs,
+      bodyTimeout: settings.idleTimeoutMs,
     });
   }
 

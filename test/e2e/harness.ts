@@ -35,6 +35,10 @@ export interface HarnessOptions {
   /** Credits of the test account, USD decimal string (default "10"). */
   credits?: string;
   settings?: Partial<HttpSettings>;
+  /** The config file's `settings:` block, as written in YAML. */
+  fileSettings?: Record<string, unknown>;
+  /** The gateway's environment (default process.env). */
+  env?: NodeJS.ProcessEnv;
   /** The gateway's database (default in-memory SQLite). */
   databaseUrl?: string;
 }
@@ -62,8 +66,8 @@ export const ANTHROPIC_PROVIDER_NAMES: Record<string, string> = { 'sim-anthropic
 /** A provider speaking the Cohere-style rerank wire (`api: cohere`, base URL ending in `/v2`), served by the same simulator. */
 export const COHERE_PROVIDER_NAMES: Record<string, string> = { 'sim-cohere': 'Sim Cohere' };
 
-/** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`. */
-export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
+/** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`, with a `settings:` block if given. */
+export function catalogueYaml(simUrl: string, models: ModelSpec[], settings?: Record<string, unknown>): string {
   const apis = [
     ...Object.entries(PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'openai' })),
     ...Object.entries(ANTHROPIC_PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'anthropic' })),
@@ -89,7 +93,7 @@ export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
       ...endpoint,
     })),
   }));
-  return stringify({ providers, models: fullModels });
+  return stringify({ providers, models: fullModels, ...(settings && { settings }) });
 }
 
 /** A gateway on an ephemeral port over in-memory SQLite (or `databaseUrl`), a simulator, and a funded account. */
@@ -97,13 +101,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({ port: 0 });
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-e2e-'));
   const configPath = join(dir, 'catalogue.yaml');
-  await writeFile(configPath, catalogueYaml(sim.url, options.models));
+  await writeFile(configPath, catalogueYaml(sim.url, options.models, options.fileSettings));
   const gateway = await startGateway({
     configPath,
     port: 0,
     databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
     logger: pino({ level: 'silent' }),
     settings: options.settings ?? {},
+    ...(options.env && { env: options.env }),
   });
   const account = await createAccount(gateway.store, { name: 'e2e', creditsUsd: options.credits ?? '10' });
   const baseUrl = `${gateway.url}/api/v1`;

@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import { parseCatalogueText, type CatalogueResult } from './loader.js';
+import type { CatalogueProblem } from './types.js';
+
+/** What asked for a reload: the file watcher, or the operator's SIGHUP. */
+export type ReloadTrigger = 'file change' | 'SIGHUP';
+
+/** What reading the config file again found. */
+export type FileReading =
+  | { kind: 'valid'; file: string; trigger: ReloadTrigger; config: Extract<CatalogueResult, { ok: true }> }
+  | { kind: 'invalid'; file: string; trigger: ReloadTrigger; problems: CatalogueProblem[] }
+  | { kind: 'unreadable'; file: string; trigger: ReloadTrigger; cause: string };
+
+/**
+ * Reads the config file again when asked, one reading at a time (a request arriving meanwhile runs
+ * once the current one ends), and hands every reading to `receive`. A file change whose text is the
+ * one last read is skipped, so a burst of events reads the file once; SIGHUP always reads it.
+ */
+export class ConfigReloader {
+  #lastText: string | undefined;
+  #running: Promise<void> | undefined;
+  #queued: ReloadTrigger | undefined;
+  #stopped = false;
+
+  constructor(
+    readonly file: string,
+    private readonly receive: (reading: FileReading) => void,
+    /** The text the running configuration was read from, so an unchanged file is not read as news. */
+    initialText?: string,
+  ) {
+    this.#lastText = initialText;
+  }
+
+  /** Reads the file now, or after the reading under way; resolves when this request has been served. */
+  async reload(trigger: ReloadTrigger): Promise<void> {
+    if (this.#running) {
+      if (this.#queued !== 'SIGHUP') this.#queued = trigger;
+      await this.#running;
+      // the reading under way ended by starting the queued one, which serves this request
+      await this.#running;
+      return;
+    }
+    this.#running = this.#readOnce(trigger).finally(() => {
+      this.#running = undefined;
+      const next = this.#queued;
+      this.#queued = undefined;
+      if (next && !this.#stopped) void this.reload(next);
+    });
+    return this.#running;
+  }
+
+  /** No reading is handed on from now on. */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  async #readOnce(trigger: ReloadTrigger): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (error) {
+      if (this.#stopped) return;
+      const cause = (error as NodeJS.ErrnoException).code ?? String(error);
+      this.receive({ kind: 'unreadable', file: this.file, trigger, cause });
+      return;
+    }
+    if (this.#stopped || (trigger === 'file change' && text === this.#lastText)) return;
+    this.#lastText = text;
+    const result = parseCatalogueText(text, this.file);
+    if (this.#stopped) return;
+    if (result.ok) this.receive({ kind: 'valid', file: this.file, trigger, config: result });
+    else this.receive({ kind: 'invalid', file: this.file, trigger, problems: result.problems });
+  }
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { readCatalogueFile } from '../catalogue/loader.js';
+import { formatProblem } from '../catalogue/problem-list.js';
+import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
+import { parseDatabaseUrl } from '../store/database-url.js';
+import { openStore, type Store } from '../store/store.js';
+import { errorCause, redactedUrl, StartupError } from './startup-error.js';
+
+type ValidConfig = Extract<CatalogueResult, { ok: true }>;
+
+/** The config file, read and valid, with its text; otherwise why not, naming `--config`. */
+export async function loadConfigFile(path: string): Promise<{ config: ValidConfig; text: string }> {
+  const { text, result } = await readCatalogueFile(path);
+  if (!result.ok) throw new StartupError('--config', problemsSummary(path, result.problems.map(formatProblem)));
+  return { config: result, text: text ?? '' };
+}
+
+/** The first problem, where it is (problems of an unreadable or unparsable file start with its name). */
+function problemsSummary(path: string, problems: string[]): string {
+  const first = problems[0] ?? 'invalid';
+  const where = first.startsWith(path) ? first : `${path}: ${first}`;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more; \`switchyard catalogue check ${path}\` lists them all)` : '';
+  return `${where}${more}`;
+}
+
+/** The store at `url`, migrated; a bad URL or an unreachable server names `--database`. */
+export async function openDatabase(url: string, poolSize: number): Promise<Store> {
+  try {
+    parseDatabaseUrl(url);
+  } catch (error) {
+    throw new StartupError('--database', errorCause(error));
+  }
+  try {
+    return await openStore(url, { poolSize });
+  } catch (error) {
+    throw new StartupError('--database', `cannot open ${redactedUrl(url)}: ${errorCause(error)}`);
+  }
+}
+
+/** Starts listening; an address in use or not this machine's names `--port` or `--host`. */
+export async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new StartupError('--port', `${host}:${port} is already in use`);
+    if (code === 'EACCES') throw new StartupError('--port', `not allowed to listen on ${host}:${port} (EACCES)`);
+    throw new StartupError('--host', `cannot listen on ${host}:${port}: ${errorCause(error)}`);
+  }
+}
