@@ -10,7 +10,8 @@
  * - `ts`/`js` blocks run as ES modules (TypeScript stripped), with the same environment; import
  *   what they use (`openai`, `@anthropic-ai/sdk`).
  * - `yaml` blocks are whole catalogues and must pass `switchyard catalogue check`; an endpoint list
- *   to paste into a model is marked `<!-- example: endpoint -->` on the line before the fence.
+ *   to paste into a model is marked `<!-- example: endpoint -->` on the line before the fence, and a
+ *   `settings:` block shown on its own `<!-- example: settings -->`.
  * - `json` blocks must parse; `jsonc`, `toml` and `text` blocks are shown, not run.
  * - A block that cannot run against the demo (another catalogue, a tool not installed, a server
  *   that keeps running) is marked `<!-- example: skip — why -->` on the line before the fence.
@@ -32,7 +33,7 @@ const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const examples = readmeExamples(README);
 const RUN_TIMEOUT_MS = 40_000;
 const VERDICT: Partial<Record<ReadmeExample['kind'], string>> = {
-  shell: 'runs', module: 'runs', catalogue: 'passes the catalogue check', endpoint: 'passes the catalogue check', json: 'parses',
+  shell: 'runs', module: 'runs', catalogue: 'passes the catalogue check', endpoint: 'passes the catalogue check', settings: 'passes the catalogue check', json: 'parses',
 };
 
 describe('how README blocks are read', () => {

@@ -68,6 +68,8 @@ export async function runExample(example: ReadmeExample, gateway: ExampleGateway
       return checkCatalogue(example.code, `README.md:${example.line}`);
     case 'endpoint':
       return checkCatalogue(endpointCatalogue(example.code), `README.md:${example.line}`);
+    case 'settings':
+      return checkCatalogue(settingsCatalogue(example.code), `README.md:${example.line}`);
     case 'json':
       return checkJson(example.code);
     case 'shown':
@@ -104,7 +106,16 @@ function checkCatalogue(text: string, origin: string): ExampleOutcome {
 
 /** An endpoint list put under one model, with an OpenAI-wire provider for each slug it names. */
 function endpointCatalogue(fragment: string): string {
-  const endpoints: unknown = parse(dedent(fragment));
+  return stringify(exampleCatalogue(parse(dedent(fragment))));
+}
+
+/** A `settings:` block put into a catalogue of one model served by one endpoint. */
+function settingsCatalogue(fragment: string): string {
+  const endpoint = { provider: 'example', upstream_model: 'example', context_length: 8192, input_modalities: ['text'], output_modalities: ['text'], supported_parameters: ['max_tokens'], pricing: { prompt: '0.000001', completion: '0.000002' } };
+  return stringify({ ...exampleCatalogue([endpoint]), ...(parse(fragment) as object) });
+}
+
+function exampleCatalogue(endpoints: unknown): object {
   const listed: unknown[] = Array.isArray(endpoints) ? endpoints : [];
   const slugs = [...new Set(listed.map((endpoint) => String((endpoint as { provider?: unknown }).provider)))];
   const providers = slugs.map((slug) => ({
@@ -116,7 +127,7 @@ function endpointCatalogue(fragment: string): string {
     compliance: { zdr: true, hipaa: false },
     datacenters: ['US'],
   }));
-  return stringify({ providers, models: [{ id: 'readme/example', name: 'README example', created: '2025-01-01', endpoints }] });
+  return { providers, models: [{ id: 'readme/example', name: 'README example', created: '2025-01-01', endpoints }] };
 }
 
 function dedent(text: string): string {

@@ -11,10 +11,11 @@
  *
  * An HTML comment on the line before the fence changes that: `<!-- example: skip — why -->` keeps a
  * block from running (the reason is required), `<!-- example: endpoint -->` checks a `yaml` block
- * as the endpoint list of a model in an otherwise complete catalogue.
+ * as the endpoint list of a model in an otherwise complete catalogue, and `<!-- example: settings -->`
+ * checks a `yaml` block holding a `settings:` block as the settings of such a catalogue.
  */
 
-export type ExampleKind = 'shell' | 'module' | 'catalogue' | 'endpoint' | 'json' | 'shown' | 'skip' | 'unknown';
+export type ExampleKind = 'shell' | 'module' | 'catalogue' | 'endpoint' | 'settings' | 'json' | 'shown' | 'skip' | 'unknown';
 
 export interface ReadmeExample {
   /** 1-based line of the opening fence. */
@@ -83,6 +84,7 @@ function classify(language: string, marker: RegExpExecArray | null): { kind: Exa
     const [, word, reason] = marker;
     if (word === 'skip') return reason ? { kind: 'skip', note: reason } : { kind: 'unknown', note: 'a skipped example says why: <!-- example: skip — why -->' };
     if (word === 'endpoint' && language === 'yaml') return { kind: 'endpoint' };
+    if (word === 'settings' && language === 'yaml') return { kind: 'settings' };
     return { kind: 'unknown', note: `unknown marker "example: ${word ?? ''}" for a ${language || 'plain'} block` };
   }
   const kind = KIND_BY_LANGUAGE[language];
