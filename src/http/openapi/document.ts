@@ -1,0 +1,48 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifySchema, RouteOptions } from 'fastify';
+import { componentSchemas, referComponents } from './components.js';
+import { errorResponses } from './error-replies.js';
+import type { HeaderDoc, ResponseDoc, RouteAnswers } from './route-answers.js';
+import { SCOPE_DOCS, SECURITY_SCHEMES } from './scope-docs.js';
+import { TAG_DESCRIPTIONS } from './tags.js';
+
+const GENERATION_ID: Record<string, HeaderDoc> = {
+  'X-Generation-Id': { description: 'The generation id, assigned before anything can fail', type: 'string' },
+};
+
+/**
+ * The options of @fastify/swagger: an OpenAPI 3.1 document whose responses come from each route's
+ * `answers` (never from Fastify's `response`, which would compile a serializer), whose security and
+ * guard refusals come from the route's scope, and whose shared schemas are components.
+ */
+export function openApiOptions(): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Switchyard', version: '1', description: 'Self-hostable LLM marketplace gateway: one HTTP API in front of many inference providers' },
+      servers: [{ url: '/' }],
+      tags: Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
+      components: { securitySchemes: SECURITY_SCHEMES, schemas: componentSchemas() as Record<string, object> },
+    },
+    transform: ({ schema, url, route }) => ({ schema: documentedSchema(schema, route), url }),
+  };
+}
+
+function documentedSchema(schema: FastifySchema | undefined, route: RouteOptions): FastifySchema {
+  const { answers, ...rest } = schema ?? {};
+  const scope = route.config?.scope === undefined ? undefined : SCOPE_DOCS[route.config.scope];
+  const documented: FastifySchema = {
+    ...rest,
+    ...(scope && { security: scope.security }),
+    ...(answers?.requestBody && { body: { content: answers.requestBody } }),
+    ...(answers && { response: responses(answers, scope?.errors ?? [], route.config?.generationId !== undefined) }),
+  };
+  return referComponents(documented) as FastifySchema;
+}
+
+/** Success and error responses, every one carrying the generation id where the route assigns one. */
+function responses(answers: RouteAnswers, guardErrors: readonly number[], generationId: boolean): Record<number, ResponseDoc> {
+  const all = { ...answers.success, ...errorResponses([...answers.errors, ...guardErrors], answers.errorBody) };
+  if (!generationId) return all;
+  return Object.fromEntries(Object.entries(all).map(([status, response]) => [status, { ...response, headers: { ...GENERATION_ID, ...response.headers } }]));
+}
