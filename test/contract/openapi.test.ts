@@ -1,7 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, startHarness, type Harness, type RawReply } from '../e2e/harness.js';
-import { documentSchemas, operations, reachedComponents, registeredRoutes, schemaCompiler, type OpenApiDocument, type Operation } from './openapi-document.js';
+import { documentSchemas, operations, reachedComponents, registeredRoutes, schemaCompiler, type OpenApiDocument, type Operation, type Response } from './openapi-document.js';
+
+/** Headers the document says are sent only in some cases. */
+const SOMETIMES_SENT = new Set(['Retry-After', 'X-Service-Voice']);
 
 const SPEECH_ENDPOINT = {
   provider: 'sim-a',
@@ -23,6 +26,7 @@ beforeAll(async () => {
       { id: 'acme/embed', endpoints: [{ provider: 'sim-a', upstream_model: 'embed', input_modalities: ['text'], output_modalities: ['embeddings'], supported_parameters: [] }] },
       { id: 'acme/rerank', endpoints: [{ provider: 'sim-cohere', upstream_model: 'rerank', output_modalities: ['rerank'], supported_parameters: [], pricing: {} }] },
       { id: 'acme/tts', endpoints: [SPEECH_ENDPOINT] },
+      { id: 'acme/judge', endpoints: [{ provider: 'sim-a', upstream_model: 'judge', supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'] }] },
     ],
   });
   const reply = await send(harness, { path: '/openapi.json', key: null });
@@ -120,14 +124,19 @@ describe('real replies conform to the documented ones', () => {
     compile = schemaCompiler(document);
   });
 
-  function expectDocumented(method: string, path: string, reply: RawReply): void {
+  /** The documented response of the reply's status, with every header it documents as always sent. */
+  function documentedResponse(method: string, path: string, reply: { status: number; headers: Headers }): Response {
     const response = operation(method, path).responses[String(reply.status)];
-    expect(response, `${method} ${path} answered ${reply.status}, which is not documented`).toBeDefined();
-    const validate = compile(response?.content?.['application/json']?.schema);
-    expect(validate(reply.json) ? [] : validate.errors, `${method} ${path} ${reply.status}: ${reply.text.slice(0, 500)}`).toEqual([]);
-    for (const name of Object.keys(response?.headers ?? {}).filter((header) => header !== 'Retry-After')) {
+    if (!response) throw new Error(`${method} ${path} answered ${reply.status}, which is not documented`);
+    for (const name of Object.keys(response.headers ?? {}).filter((header) => !SOMETIMES_SENT.has(header))) {
       expect(reply.headers.get(name), `${method} ${path} ${reply.status} header ${name}`).not.toBeNull();
     }
+    return response;
+  }
+
+  function expectDocumented(method: string, path: string, reply: RawReply): void {
+    const validate = compile(documentedResponse(method, path, reply).content?.['application/json']?.schema);
+    expect(validate(reply.json) ? [] : validate.errors, `${method} ${path} ${reply.status}: ${reply.text.slice(0, 500)}`).toEqual([]);
   }
 
   const chat = { model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] };
@@ -145,6 +154,15 @@ describe('real replies conform to the documented ones', () => {
     ['post', '/responses', 404, { model: 'acme/none', input: 'Hi', stream: true }],
     ['post', '/embeddings', 200, { model: 'acme/embed', input: ['a', 'b'] }],
     ['post', '/rerank', 200, { model: 'acme/rerank', query: 'red apple', documents: ['a red apple', 'a car'], return_documents: true }],
+    ['post', '/systemone', 200, {
+      model: 'acme/judge',
+      state: 'Customer: I was charged twice, refund me today.',
+      questions: {
+        urgency: { type: 'choice', instructions: 'How urgent? [[sim top=B:0.7,A:0.2,C:0.1]]', criteria: { low: 'can wait', high: 'today', unclear: null } },
+        anger: { type: 'score', instructions: 'How frustrated? [[sim top=2:0.5,1:0.5]]', criteria: ['calm', 'annoyed', 'angry'] },
+        billing: { type: 'noul', instructions: 'About billing? [[sim top=yes:0.8,no:0.2]]' },
+      },
+    }],
     ['get', '/embeddings/models', 200],
     ['get', '/speech/models', 200],
   ];
@@ -166,11 +184,19 @@ describe('real replies conform to the documented ones', () => {
     expectDocumented('post', '/messages', await send(harness, { path: '/messages', key: null, body: { ...chat, max_tokens: 5 } }));
   });
 
-  it('POST /audio/speech answers audio in a documented content type', async () => {
-    const reply = await send(harness, { path: '/audio/speech', body: { model: 'acme/tts', input: 'Hello', response_format: 'wav' } });
-    expect(reply.status).toBe(200);
-    const documented = Object.keys(operation('post', '/audio/speech').responses['200']?.content ?? {});
-    expect(documented).toContain(reply.headers.get('content-type'));
-    expect(reply.headers.get('x-provider-name')).toBeTruthy();
+  it('POST /audio/speech answers audio in a documented content type, to the JSON body and to the form', async () => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ model: 'acme/tts', input: 'Hello', response_format: 'wav', voice: 'alloy' })) form.set(name, value);
+    const asked = [
+      { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'acme/tts', input: 'Hello', response_format: 'wav' }) },
+      { body: form },
+    ];
+    for (const { headers, body } of asked) {
+      const reply = await fetch(`${harness.baseUrl}/audio/speech`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${harness.key}` }, body });
+      await reply.arrayBuffer();
+      expect(reply.status).toBe(200);
+      const response = documentedResponse('post', '/audio/speech', reply);
+      expect(Object.keys(response.content ?? {})).toContain(reply.headers.get('content-type'));
+    }
   });
 });

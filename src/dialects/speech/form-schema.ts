@@ -3,13 +3,12 @@ import { SAMPLE_FORMATS, SPEECH_CONTENT_TYPES, SPEECH_LIMITS } from '../../core/
 import { NUMBER_FIELDS, TEXT_FIELDS } from './multipart-body.js';
 import { SpeechRequestSchema } from './schema.js';
 
-const SAMPLE_CONTENT_TYPES = 'audio/wav, audio/mpeg, audio/flac, audio/ogg, audio/mp4, audio/webm';
-
 /**
  * The multipart form of POST /audio/speech, as multipart-body.ts reads it into the JSON body: the
  * same fields, `provider` JSON-encoded, and `file`, a voice sample for this request only (its format
- * is read from its bytes), with its optional `transcript`. For the document only: the form is
- * judged by the JSON body's schema once read.
+ * is read from its bytes), with its optional `transcript`; each part's media type is its
+ * `contentMediaType` (OpenAPI 3.1). For the document only: the form is judged by the JSON body's
+ * schema once read.
  */
 export const SpeechFormSchema = Type.Object({
   ...Object.fromEntries([...TEXT_FIELDS, ...NUMBER_FIELDS].map((name) => [name, SpeechRequestSchema.properties[name]])),
@@ -20,12 +19,6 @@ export const SpeechFormSchema = Type.Object({
   })),
   transcript: Type.Optional(Type.String({ description: 'What the sample says; only with `file`' })),
 });
-
-/** How the form's parts are encoded. */
-export const SPEECH_FORM_ENCODING = {
-  provider: { contentType: 'application/json' },
-  file: { contentType: SAMPLE_CONTENT_TYPES },
-};
 
 /** The audio reply's content types, one per `response_format`. */
 export const SPEECH_REPLY_TYPES = Object.values(SPEECH_CONTENT_TYPES);

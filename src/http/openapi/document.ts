@@ -3,7 +3,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import { componentSchemas, referComponents } from './components.js';
 import { errorResponses } from './error-replies.js';
 import type { HeaderDoc, ResponseDoc, RouteAnswers } from './route-answers.js';
-import { SCOPE_DOCS, SECURITY_SCHEMES } from './scope-docs.js';
+import { SCOPE_DOCS, SECURITY_SCHEMES, type ScopeDocs } from './scope-docs.js';
 import { TAG_DESCRIPTIONS } from './tags.js';
 
 const GENERATION_ID: Record<string, HeaderDoc> = {
@@ -35,14 +35,24 @@ function documentedSchema(schema: FastifySchema | undefined, route: RouteOptions
     ...rest,
     ...(scope && { security: scope.security }),
     ...(answers?.requestBody && { body: { content: answers.requestBody } }),
-    ...(answers && { response: responses(answers, scope?.errors ?? [], route.config?.generationId !== undefined) }),
+    ...(answers && { response: responses(answers, scope, route.config?.generationId !== undefined) }),
   };
   return referComponents(documented) as FastifySchema;
 }
 
-/** Success and error responses, every one carrying the generation id where the route assigns one. */
-function responses(answers: RouteAnswers, guardErrors: readonly number[], generationId: boolean): Record<number, ResponseDoc> {
-  const all = { ...answers.success, ...errorResponses([...answers.errors, ...guardErrors], answers.errorBody) };
-  if (!generationId) return all;
-  return Object.fromEntries(Object.entries(all).map(([status, response]) => [status, { ...response, headers: { ...GENERATION_ID, ...response.headers } }]));
+/**
+ * The route's success replies with its guard's headers, its own and its guard's refusals, and on
+ * every one the generation id where the route assigns one.
+ */
+function responses(answers: RouteAnswers, scope: ScopeDocs | undefined, generationId: boolean): Record<number, ResponseDoc> {
+  const all = {
+    ...withHeaders(answers.success, scope?.headers ?? {}),
+    ...errorResponses([...answers.errors, ...(scope?.errors ?? [])], answers.errorBody),
+  };
+  return generationId ? withHeaders(all, GENERATION_ID) : all;
+}
+
+function withHeaders(responses: Record<number, ResponseDoc>, headers: Record<string, HeaderDoc>): Record<number, ResponseDoc> {
+  if (Object.keys(headers).length === 0) return responses;
+  return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response, headers: { ...headers, ...response.headers } }]));
 }

@@ -1,9 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 
-/** An OpenAPI media type: the schema of a body in one content type, and how a form encodes its parts. */
+/** An OpenAPI media type: the schema of a body in one content type. */
 export interface MediaDoc {
   schema: unknown;
-  encoding?: Record<string, { contentType: string }>;
 }
 
 /** A response header, as @fastify/swagger takes it: the header's schema, with its description. */

@@ -16,7 +16,7 @@ import { writeRelay } from '../inference/write-relay.js';
 import type { Services } from '../services.js';
 import { speechModelRecords } from '../../catalogue/speech-models.js';
 import { SpeechModelSchema } from '../../catalogue/model-summary-schema.js';
-import { SPEECH_FORM_ENCODING, SPEECH_REPLY_TYPES, SpeechFormSchema } from '../../dialects/speech/form-schema.js';
+import { SPEECH_REPLY_TYPES, SpeechFormSchema } from '../../dialects/speech/form-schema.js';
 import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
 import { dataReply, mediaReply } from '../openapi/route-answers.js';
 import { TAGS } from '../openapi/tags.js';
@@ -61,7 +61,7 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
           errors: INFERENCE_REFUSALS,
           requestBody: {
             'application/json': { schema: SpeechRequestSchema },
-            'multipart/form-data': { schema: SpeechFormSchema, encoding: SPEECH_FORM_ENCODING },
+            'multipart/form-data': { schema: SpeechFormSchema },
           },
         },
       },
