@@ -2,7 +2,8 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { componentSchemas, referComponents } from './components.js';
 import { errorResponses } from './error-replies.js';
-import type { HeaderDoc, ResponseDoc, RouteAnswers } from './route-answers.js';
+import type { HeaderDoc, ResponseDoc } from './response-doc.js';
+import type { RouteAnswers } from './route-answers.js';
 import { SCOPE_DOCS, SECURITY_SCHEMES, type ScopeDocs } from './scope-docs.js';
 import { TAG_DESCRIPTIONS } from './tags.js';
 

@@ -1,23 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-
-/** An OpenAPI media type: the schema of a body in one content type. */
-export interface MediaDoc {
-  schema: unknown;
-}
-
-/** A response header, as @fastify/swagger takes it: the header's schema, with its description. */
-export interface HeaderDoc {
-  description: string;
-  type: 'string' | 'integer';
-  minimum?: number;
-}
-
-/** An OpenAPI response: what a reply of one status carries. */
-export interface ResponseDoc {
-  description: string;
-  headers?: Record<string, HeaderDoc>;
-  content?: Record<string, MediaDoc>;
-}
+import type { ErrorStatus } from './error-replies.js';
+import type { HeaderDoc, MediaDoc, ResponseDoc } from './response-doc.js';
 
 /**
  * What a route answers, for the OpenAPI document only. It is not Fastify's `response` schema, so
@@ -27,7 +10,7 @@ export interface RouteAnswers {
   /** The successful replies by status. */
   success: Record<number, ResponseDoc>;
   /** Statuses of the route's own refusals; its scope adds those of its guard (see scope-docs.ts). */
-  errors: readonly number[];
+  errors: readonly ErrorStatus[];
   /** The body of its errors where its dialect has its own envelope; the shared envelope otherwise. */
   errorBody?: TSchema;
   /** The request body by content type, where the route reads more than a JSON body. */

@@ -1,5 +1,6 @@
 import type { ScopeName } from '../scopes.js';
-import type { HeaderDoc } from './route-answers.js';
+import type { ErrorStatus } from './error-replies.js';
+import type { HeaderDoc } from './response-doc.js';
 
 /** How a caller authenticates, per kind of key (spec 02 Authentication; auth.ts reads both headers). */
 export const SECURITY_SCHEMES = {
@@ -13,7 +14,7 @@ type SecurityRequirement = Partial<Record<keyof typeof SECURITY_SCHEMES, readonl
 export interface ScopeDocs {
   security: readonly SecurityRequirement[];
   /** What the scope's guard can refuse a request with, on every route of the scope. */
-  errors: readonly number[];
+  errors: readonly ErrorStatus[];
   /** Headers the guard sets on every request it admits. */
   headers: Record<string, HeaderDoc>;
 }
