@@ -8,7 +8,9 @@ import { requestTimeoutOptions } from './request-timeouts.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { refusalRecorder } from './refusal-record.js';
 import { registerScope } from './scopes.js';
+import { openApiOptions } from './openapi/document.js';
 import { registerRootRoute } from './routes/root.js';
+import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
 import { registerChatRoute } from './routes/chat.js';
@@ -34,21 +36,12 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, discriminator: true } },
     return503OnClosing: false,
   });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Switchyard', version: '1', description: 'Self-hostable LLM marketplace gateway' },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    },
-  });
+  await app.register(swagger, openApiOptions());
   registerErrorEnvelope(app, refusalRecorder(services.ledger));
   registerJsonBodyParser(app);
   registerDrain(app);
   await app.register(async (api) => {
-    await registerScope(api, services, 'public', [
-      registerRootRoute,
-      (scope) => scope.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger()),
-    ]);
+    await registerScope(api, services, 'public', [registerRootRoute, registerOpenApiRoute]);
     await registerScope(api, services, 'key', [
       registerKeyRoute,
       registerGenerationRoute,

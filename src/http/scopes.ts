@@ -31,11 +31,18 @@ declare module 'fastify' {
     /** Set once the body was read: from then on the route's own path records what happens. */
     bodyRead?: boolean;
   }
+  interface FastifyContextConfig {
+    /** The scope the route belongs to (its guard, and so its security in the OpenAPI document). */
+    scope?: ScopeName;
+  }
 }
 
 /** Registers `registrars` in one scope, whose hooks are its guard; a route belongs to exactly one scope. */
 export async function registerScope(app: FastifyInstance, services: Services, name: ScopeName, registrars: readonly RouteRegistrar[]): Promise<void> {
   await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, scope: name };
+    });
     if (name === 'public') {
       scope.addHook('onRequest', (request, reply) => countAddress(services.limiters, request, reply));
     } else {

@@ -1,8 +1,9 @@
 import { invalidRequest } from '../../core/errors.js';
 import { detectSampleFormat } from './sample-format.js';
 
-const TEXT_FIELDS = ['model', 'input', 'voice', 'response_format', 'instructions', 'user'] as const;
-const NUMBER_FIELDS = ['speed', 'seed', 'max_new_tokens'] as const;
+/** Form fields read as the JSON body's members of the same name. */
+export const TEXT_FIELDS = ['model', 'input', 'voice', 'response_format', 'instructions', 'user'] as const;
+export const NUMBER_FIELDS = ['speed', 'seed', 'max_new_tokens'] as const;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 /**

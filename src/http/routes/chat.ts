@@ -4,12 +4,19 @@ import { decodeChatRequest } from '../../dialects/chat/decode.js';
 import { chatDialect } from '../../dialects/chat/binding.js';
 import type { Services } from '../services.js';
 import { inferenceRoute } from './inference-route.js';
+import { CHAT_STREAM_EVENTS, ChatCompletionSchema } from '../../dialects/chat/reply-schema.js';
+import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
+import { wholeOrStreamed } from '../openapi/route-answers.js';
+import { TAGS } from '../openapi/tags.js';
 
 export function registerChatRoute(app: FastifyInstance, services: Services): void {
   inferenceRoute<ChatRequestBody>(app, services, {
     url: '/chat/completions',
     summary: 'Chat completion, optionally streamed',
+    operationId: 'createChatCompletion',
+    tag: TAGS.completions,
     bodySchema: ChatRequestSchema,
+    answers: { success: { 200: wholeOrStreamed(ChatCompletionSchema, 'The chat completion', CHAT_STREAM_EVENTS) }, errors: INFERENCE_REFUSALS },
     decode: (body, headers) => decodeChatRequest(body, headers),
     dialect: chatDialect,
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { embeddingsModelRecords } from '../../catalogue/embeddings-models.js';
 import type { EmbeddingsAsk, EmbeddingsResult } from '../../core/embeddings.js';
 import { decodeEmbeddingsRequest } from '../../dialects/embeddings/decode.js';
@@ -6,16 +7,29 @@ import { EmbeddingsRequestSchema, type EmbeddingsRequestBody } from '../../diale
 import { embeddingsOperation } from '../../inference/operations/embeddings.js';
 import type { Services } from '../services.js';
 import { operationRoute } from './operation-route.js';
+import { EmbeddingsReplySchema } from '../../dialects/embeddings/reply-schema.js';
+import { ModelSummarySchema } from '../../catalogue/model-summary-schema.js';
+import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
+import { dataReply, inferenceReply } from '../openapi/route-answers.js';
+import { TAGS } from '../openapi/tags.js';
 
 /** POST /embeddings, and GET /embeddings/models: the embedding models with their summaries. */
 export function registerEmbeddingsRoute(app: FastifyInstance, services: Services): void {
   app.get('/embeddings/models', {
-    schema: { summary: 'Embedding models', security: [{ bearer: [] }] },
+    schema: {
+      operationId: 'listEmbeddingsModels',
+      summary: 'Embedding models',
+      tags: [TAGS.embeddings],
+      answers: { success: { 200: dataReply(Type.Array(ModelSummarySchema), 'The summaries of the served embedding models') }, errors: [] },
+    },
   }, async () => ({ data: embeddingsModelRecords(services.catalogue.current()) }));
   operationRoute<EmbeddingsRequestBody, EmbeddingsAsk, EmbeddingsResult>(app, services, {
     url: '/embeddings',
     summary: 'Vectors for text, token arrays or multimodal items',
+    operationId: 'createEmbeddings',
+    tag: TAGS.embeddings,
     bodySchema: EmbeddingsRequestSchema,
+    answers: { success: { 200: inferenceReply(EmbeddingsReplySchema, 'One vector per input') }, errors: INFERENCE_REFUSALS },
     decode: decodeEmbeddingsRequest,
     operation: embeddingsOperation,
   });

@@ -6,13 +6,22 @@ import { formatUsd, toUsdNumber } from '../../billing/money.js';
 import type { GenerationRecord } from '../../billing/types.js';
 import type { Services } from '../services.js';
 import { authenticatedKey } from '../auth.js';
+import { GenerationRecordSchema } from '../../billing/generation-record-schema.js';
+import { TAGS } from '../openapi/tags.js';
+import { dataReply } from '../openapi/route-answers.js';
 
 const GenerationQuery = Type.Object({ id: Type.String({ minLength: 1 }) });
 
 /** `GET /generation?id=` — the recorded generation and its exact cost, for the owning account. */
 export function registerGenerationRoute(app: FastifyInstance, services: Services): void {
   app.get('/generation', {
-    schema: { summary: 'Read a generation record by id', querystring: GenerationQuery, security: [{ bearer: [] }] },
+    schema: {
+      operationId: 'getGeneration',
+      summary: 'Read a generation record by id',
+      tags: [TAGS.generations],
+      querystring: GenerationQuery,
+      answers: { success: { 200: dataReply(GenerationRecordSchema, 'The generation and its exact cost') }, errors: [400, 404] },
+    },
   }, async (request) => {
     const { id } = request.query as Static<typeof GenerationQuery>;
     const record = isGenerationId(id) ? await services.generations.get(id, authenticatedKey(request).accountId) : null;

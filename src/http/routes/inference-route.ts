@@ -6,6 +6,7 @@ import type { DialectBinding } from '../../dialects/shared/dialect-binding.js';
 import { answerStream } from '../../inference/answer-stream.js';
 import { answerWhole } from '../../inference/answer-whole.js';
 import type { Services } from '../services.js';
+import type { RouteAnswers } from '../openapi/route-answers.js';
 import { dropNullMembers } from '../null-members.js';
 import { prepareCall, sendWhole } from '../inference/prepared-call.js';
 import { writeStream } from '../inference/write-stream.js';
@@ -13,7 +14,12 @@ import { writeStream } from '../inference/write-stream.js';
 export interface InferenceRouteOptions<Body> {
   url: string;
   summary: string;
+  /** The operation's id and tag in the OpenAPI document. */
+  operationId: string;
+  tag: string;
   bodySchema: TSchema;
+  /** What it answers, for the document. */
+  answers: RouteAnswers;
   decode(body: Body, headers: HeaderBag): CoreRequest;
   dialect: DialectBinding;
 }
@@ -31,7 +37,7 @@ export function inferenceRoute<Body>(app: FastifyInstance, services: Services, o
       ...(options.dialect.streamRefusalBody && { streamRefusalBody: options.dialect.streamRefusalBody }),
       ...(options.dialect.errorBody && { errorBody: options.dialect.errorBody }),
     },
-    schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
+    schema: { operationId: options.operationId, summary: options.summary, tags: [options.tag], body: options.bodySchema, answers: options.answers },
     preValidation: async (request) => {
       dropNullMembers(request.body);
     },

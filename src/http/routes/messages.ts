@@ -10,6 +10,10 @@ import { messagesErrorBody } from '../../dialects/messages/error-body.js';
 import type { Services } from '../services.js';
 import { dropNullMembers } from '../null-members.js';
 import { inferenceRoute } from './inference-route.js';
+import { CountTokensReplySchema, MESSAGES_STREAM_EVENTS, MessageReplySchema, MessagesErrorSchema } from '../../dialects/messages/reply-schema.js';
+import { BODY_REFUSALS, INFERENCE_REFUSALS } from '../openapi/error-replies.js';
+import { jsonReply, wholeOrStreamed } from '../openapi/route-answers.js';
+import { TAGS } from '../openapi/tags.js';
 
 /**
  * POST /messages (the messages dialect over the shared pipeline) and POST /messages/count_tokens.
@@ -20,7 +24,14 @@ export function registerMessagesRoutes(app: FastifyInstance, services: Services)
   inferenceRoute<MessagesRequestBody>(app, services, {
     url: '/messages',
     summary: 'Messages dialect completion, optionally streamed',
+    operationId: 'createMessage',
+    tag: TAGS.messages,
     bodySchema: MessagesRequestSchema,
+    answers: {
+      success: { 200: wholeOrStreamed(MessageReplySchema, 'The message', MESSAGES_STREAM_EVENTS) },
+      errors: [...INFERENCE_REFUSALS, 422],
+      errorBody: MessagesErrorSchema,
+    },
     decode: (body, headers) => decodeMessagesRequest(body, headers),
     dialect: messagesDialect,
   });
@@ -33,7 +44,17 @@ export function registerMessagesRoutes(app: FastifyInstance, services: Services)
  */
 function registerCountTokensRoute(app: FastifyInstance, services: Services): void {
   app.post('/messages/count_tokens', {
-    schema: { summary: 'Estimated input-token count for a would-be messages request', body: CountTokensRequestSchema, security: [{ bearer: [] }] },
+    schema: {
+      operationId: 'countMessageTokens',
+      summary: 'Estimated input-token count for a would-be messages request',
+      tags: [TAGS.messages],
+      body: CountTokensRequestSchema,
+      answers: {
+        success: { 200: jsonReply(CountTokensReplySchema, 'The estimated input tokens') },
+        errors: [...BODY_REFUSALS, 404],
+        errorBody: MessagesErrorSchema,
+      },
+    },
     config: { generationId: 'correlate', errorBody: messagesErrorBody },
     preValidation: async (request) => {
       dropNullMembers(request.body);

@@ -5,13 +5,19 @@ import type { HeaderBag } from '../../dialects/shared/request-headers.js';
 import { answerOperation } from '../../inference/answer-operation.js';
 import type { OperationBinding } from '../../inference/operation-binding.js';
 import type { Services } from '../services.js';
+import type { RouteAnswers } from '../openapi/route-answers.js';
 import { dropNullMembers } from '../null-members.js';
 import { prepareCall, sendWhole } from '../inference/prepared-call.js';
 
 export interface OperationRouteOptions<Body, Ask, Result> {
   url: string;
   summary: string;
+  /** The operation's id and tag in the OpenAPI document. */
+  operationId: string;
+  tag: string;
   bodySchema: TSchema;
+  /** What it answers, for the document. */
+  answers: RouteAnswers;
   decode(body: Body, headers: HeaderBag): DecodedOperation<Ask>;
   operation: OperationBinding<Ask, Result>;
 }
@@ -24,7 +30,7 @@ export interface OperationRouteOptions<Body, Ask, Result> {
 export function operationRoute<Body, Ask, Result>(app: FastifyInstance, services: Services, options: OperationRouteOptions<Body, Ask, Result>): void {
   app.post(options.url, {
     config: { generationId: 'record' },
-    schema: { summary: options.summary, body: options.bodySchema, security: [{ bearer: [] }] },
+    schema: { operationId: options.operationId, summary: options.summary, tags: [options.tag], body: options.bodySchema, answers: options.answers },
     preValidation: async (request) => {
       dropNullMembers(request.body);
     },

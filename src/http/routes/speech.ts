@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { resolveModels } from '../../core/planner/model-resolution.js';
 import { resolveVoice } from '../../core/speech-voice.js';
@@ -14,6 +15,15 @@ import { prepareCall } from '../inference/prepared-call.js';
 import { writeRelay } from '../inference/write-relay.js';
 import type { Services } from '../services.js';
 import { speechModelRecords } from '../../catalogue/speech-models.js';
+import { SpeechModelSchema } from '../../catalogue/model-summary-schema.js';
+import { SPEECH_REPLY_TYPES, SpeechFormSchema } from '../../dialects/speech/form-schema.js';
+import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
+import { dataReply, mediaReply } from '../openapi/route-answers.js';
+import { TAGS } from '../openapi/tags.js';
+
+const SERVICE_VOICE = {
+  'X-Service-Voice': { description: 'The voice that spoke, when the service chose it for a `voice` no endpoint declares', type: 'string' as const },
+};
 
 /**
  * GET /speech/models: the speech models and what they declare.
@@ -22,7 +32,12 @@ import { speechModelRecords } from '../../catalogue/speech-models.js';
  */
 export async function registerSpeechRoute(app: FastifyInstance, services: Services): Promise<void> {
   app.get('/speech/models', {
-    schema: { summary: 'Speech models with their voices, formats and speed range', security: [{ bearer: [] }] },
+    schema: {
+      operationId: 'listSpeechModels',
+      summary: 'Speech models with their voices, formats and speed range',
+      tags: [TAGS.speech],
+      answers: { success: { 200: dataReply(Type.Array(SpeechModelSchema), 'The served speech models') }, errors: [] },
+    },
   }, async () => ({ data: speechModelRecords(services.catalogue.current()) }));
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -36,7 +51,20 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
       throw request.isMultipart() ? multipartFailure(error) : error;
     });
     scope.post('/audio/speech', {
-      schema: { summary: 'Text to audio', body: SpeechRequestSchema, security: [{ bearer: [] }] },
+      schema: {
+        operationId: 'createSpeech',
+        summary: 'Text to audio',
+        tags: [TAGS.speech],
+        body: SpeechRequestSchema,
+        answers: {
+          success: { 200: mediaReply(SPEECH_REPLY_TYPES, 'The encoded audio as `response_format` asks, relayed as it arrives, without Content-Length', SERVICE_VOICE) },
+          errors: INFERENCE_REFUSALS,
+          requestBody: {
+            'application/json': { schema: SpeechRequestSchema },
+            'multipart/form-data': { schema: SpeechFormSchema },
+          },
+        },
+      },
       config: { generationId: 'record' },
       preValidation: async (request) => {
         if (request.isMultipart()) {

@@ -1,0 +1,25 @@
+/** The document's tags: one per family of routes. */
+export const TAGS = {
+  completions: 'Completions',
+  messages: 'Messages',
+  embeddings: 'Embeddings',
+  rerank: 'Rerank',
+  decisions: 'Decisions',
+  speech: 'Speech',
+  generations: 'Generations',
+  keys: 'Keys',
+  service: 'Service',
+} as const;
+
+/** What each tag gathers, as the document lists it. */
+export const TAG_DESCRIPTIONS: Record<(typeof TAGS)[keyof typeof TAGS], string> = {
+  Completions: 'Chat completions, text completions and the responses dialect',
+  Messages: 'The messages dialect, for clients written for the Anthropic Messages API',
+  Embeddings: 'Vectors for text, token arrays or multimodal items',
+  Rerank: 'Relevance scores of documents for a query',
+  Decisions: 'Typed answers to questions about a supplied state',
+  Speech: 'Text to speech',
+  Generations: 'Recorded generations and their exact cost',
+  Keys: 'The calling key',
+  Service: 'Liveness and this document',
+};

@@ -1,0 +1,207 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send, startHarness, type Harness, type RawReply } from '../e2e/harness.js';
+import { documentSchemas, operations, reachedComponents, registeredRoutes, schemaCompiler, type OpenApiDocument, type Operation, type Response } from './openapi-document.js';
+
+/** Headers the document says are sent only in some cases. */
+const SOMETIMES_SENT = new Set(['Retry-After', 'X-Service-Voice']);
+
+const SPEECH_ENDPOINT = {
+  provider: 'sim-a',
+  upstream_model: 'tts',
+  input_modalities: ['text'],
+  output_modalities: ['speech'],
+  supported_parameters: [],
+  pricing: { character: '0.000015' },
+  speech_envelope: { voices: ['alloy'], codecs: ['mp3', 'wav'] },
+};
+
+let harness: Harness;
+let document: OpenApiDocument;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    models: [
+      { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=3', text_completions: true, supported_parameters: ['max_tokens', 'logprobs', 'top_logprobs'] }] },
+      { id: 'acme/embed', endpoints: [{ provider: 'sim-a', upstream_model: 'embed', input_modalities: ['text'], output_modalities: ['embeddings'], supported_parameters: [] }] },
+      { id: 'acme/rerank', endpoints: [{ provider: 'sim-cohere', upstream_model: 'rerank', output_modalities: ['rerank'], supported_parameters: [], pricing: {} }] },
+      { id: 'acme/tts', endpoints: [SPEECH_ENDPOINT] },
+      { id: 'acme/judge', endpoints: [{ provider: 'sim-a', upstream_model: 'judge', supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'] }] },
+    ],
+  });
+  const reply = await send(harness, { path: '/openapi.json', key: null });
+  expect(reply.status).toBe(200);
+  document = reply.json as OpenApiDocument;
+});
+
+afterAll(async () => harness.close());
+
+/** The operations under the API root (the operator's probes beside it are not part of this contract). */
+function apiOperations(): [string, Operation, string][] {
+  return [...operations(document)].filter(([path]) => path.startsWith('/api/v1/'));
+}
+
+function operation(method: string, path: string): Operation {
+  const found = document.paths[`/api/v1${path}`]?.[method];
+  if (!found) throw new Error(`no operation ${method} ${path}`);
+  return found;
+}
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
+  });
+
+  it('holds only schemas that compile as JSON Schema 2020-12, with every reference resolved', () => {
+    const compile = schemaCompiler(document);
+    const failures: string[] = [];
+    for (const [where, schema] of documentSchemas(document)) {
+      if (schema === undefined) continue;
+      try {
+        compile(schema);
+      } catch (error) {
+        failures.push(`${where}: ${(error as Error).message}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('describes every route under /api/v1 the server answers', () => {
+    const routes = registeredRoutes(harness.gateway.app.printRoutes({ commonPrefix: false }))
+      .filter((route) => !route.startsWith('HEAD ') && / \/api\/v1(\/|$)/.test(route))
+      // the prefix root answers with and without its slash: one operation
+      .map((route) => route.replace(/ \/api\/v1$/, ' /api/v1/').replace(/:(\w+)/g, '{$1}'));
+    expect(routes.length).toBeGreaterThan(10);
+    const documented = apiOperations().map(([path, , method]) => `${method.toUpperCase()} ${path}`);
+    expect([...new Set(routes)].sort()).toEqual(documented.sort());
+  });
+
+  it('gives every operation a unique operationId, declared tags, a success reply and errors in the shared envelope', () => {
+    const ids = new Set<string>();
+    const tags = new Set((document.tags ?? []).map((tag) => tag.name));
+    for (const [path, op, method] of apiOperations()) {
+      const at = `${method} ${path}`;
+      expect(op.operationId, at).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(ids.has(op.operationId ?? ''), `${at}: operationId repeated`).toBe(false);
+      ids.add(op.operationId ?? '');
+      expect(op.tags?.length, at).toBeGreaterThan(0);
+      for (const tag of op.tags ?? []) expect(tags, `${at}: tag ${tag}`).toContain(tag);
+      const statuses = Object.keys(op.responses);
+      expect(statuses.some((status) => status.startsWith('2')), `${at}: no success reply`).toBe(true);
+      const errors = statuses.filter((status) => /^[45]/.test(status));
+      expect(errors.length, `${at}: no error reply`).toBeGreaterThan(0);
+      for (const status of errors) {
+        const schema = op.responses[status]?.content?.['application/json']?.schema;
+        expect(reachedComponents(document, schema), `${at} ${status}`).toContain('ErrorMetadata');
+      }
+    }
+  });
+
+  it('documents the key the server asks for: none on public routes, an inference key in either header elsewhere', async () => {
+    for (const [path, op, method] of apiOperations()) {
+      const reply = await fetch(`${harness.gateway.url}${path}`, {
+        method: method.toUpperCase(),
+        ...(method === 'post' && { headers: { 'content-type': 'application/json' }, body: '{}' }),
+      });
+      await reply.arrayBuffer();
+      const schemes = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
+      if (schemes.length === 0) expect(reply.status, `${method} ${path}`).not.toBe(401);
+      else {
+        expect(reply.status, `${method} ${path}`).toBe(401);
+        expect(schemes.sort(), `${method} ${path}`).toEqual(['inferenceKey', 'inferenceKeyHeader']);
+      }
+    }
+  });
+
+  it('describes the speech route\'s JSON body and its multipart form with a voice sample', () => {
+    const content = operation('post', '/audio/speech').requestBody?.content ?? {};
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'multipart/form-data']);
+    const form = document.components.schemas.SpeechForm as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(form.properties)).toEqual(expect.arrayContaining(['model', 'input', 'voice', 'file', 'transcript', 'provider']));
+    expect(form.required.sort()).toEqual(['input', 'model']);
+  });
+});
+
+describe('real replies conform to the documented ones', () => {
+  let compile: ReturnType<typeof schemaCompiler>;
+  beforeAll(() => {
+    compile = schemaCompiler(document);
+  });
+
+  /** The documented response of the reply's status, with every header it documents as always sent. */
+  function documentedResponse(method: string, path: string, reply: { status: number; headers: Headers }): Response {
+    const response = operation(method, path).responses[String(reply.status)];
+    if (!response) throw new Error(`${method} ${path} answered ${reply.status}, which is not documented`);
+    for (const name of Object.keys(response.headers ?? {}).filter((header) => !SOMETIMES_SENT.has(header))) {
+      expect(reply.headers.get(name), `${method} ${path} ${reply.status} header ${name}`).not.toBeNull();
+    }
+    return response;
+  }
+
+  function expectDocumented(method: string, path: string, reply: RawReply): void {
+    const validate = compile(documentedResponse(method, path, reply).content?.['application/json']?.schema);
+    expect(validate(reply.json) ? [] : validate.errors, `${method} ${path} ${reply.status}: ${reply.text.slice(0, 500)}`).toEqual([]);
+  }
+
+  const chat = { model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] };
+  const cases: [string, string, number, Record<string, unknown>?][] = [
+    ['get', '/', 200],
+    ['get', '/key', 200],
+    ['post', '/chat/completions', 200, { ...chat, logprobs: true, top_logprobs: 2 }],
+    ['post', '/chat/completions', 400, { ...chat, top_p: 0 }],
+    ['post', '/chat/completions', 404, { ...chat, model: 'acme/none' }],
+    ['post', '/completions', 200, { model: 'acme/chat', prompt: 'Once upon' }],
+    ['post', '/messages', 200, { ...chat, max_tokens: 50 }],
+    ['post', '/messages', 400, { ...chat }],
+    ['post', '/messages/count_tokens', 200, chat],
+    ['post', '/responses', 200, { model: 'acme/chat', input: 'Hi' }],
+    ['post', '/responses', 404, { model: 'acme/none', input: 'Hi', stream: true }],
+    ['post', '/embeddings', 200, { model: 'acme/embed', input: ['a', 'b'] }],
+    ['post', '/rerank', 200, { model: 'acme/rerank', query: 'red apple', documents: ['a red apple', 'a car'], return_documents: true }],
+    ['post', '/systemone', 200, {
+      model: 'acme/judge',
+      state: 'Customer: I was charged twice, refund me today.',
+      questions: {
+        urgency: { type: 'choice', instructions: 'How urgent? [[sim top=B:0.7,A:0.2,C:0.1]]', criteria: { low: 'can wait', high: 'today', unclear: null } },
+        anger: { type: 'score', instructions: 'How frustrated? [[sim top=2:0.5,1:0.5]]', criteria: ['calm', 'annoyed', 'angry'] },
+        billing: { type: 'noul', instructions: 'About billing? [[sim top=yes:0.8,no:0.2]]' },
+      },
+    }],
+    ['get', '/embeddings/models', 200],
+    ['get', '/speech/models', 200],
+  ];
+
+  it.each(cases)('%s %s answers %i as documented', async (method, path, status, body) => {
+    const reply = await send(harness, { method: method.toUpperCase(), path, body });
+    expect(reply.status).toBe(status);
+    expectDocumented(method, path, reply);
+  });
+
+  it('GET /generation reads back a served generation as documented', async () => {
+    const served = await harness.client.chat.completions.create({ model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] });
+    const reply = await send(harness, { path: `/generation?id=${served.id}` });
+    expectDocumented('get', '/generation', reply);
+  });
+
+  it('a refused key answers as documented', async () => {
+    expectDocumented('get', '/key', await send(harness, { path: '/key', key: 'sk-svc-v1-nope' }));
+    expectDocumented('post', '/messages', await send(harness, { path: '/messages', key: null, body: { ...chat, max_tokens: 5 } }));
+  });
+
+  it('POST /audio/speech answers audio in a documented content type, to the JSON body and to the form', async () => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ model: 'acme/tts', input: 'Hello', response_format: 'wav', voice: 'alloy' })) form.set(name, value);
+    const asked = [
+      { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'acme/tts', input: 'Hello', response_format: 'wav' }) },
+      { body: form },
+    ];
+    for (const { headers, body } of asked) {
+      const reply = await fetch(`${harness.baseUrl}/audio/speech`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${harness.key}` }, body });
+      await reply.arrayBuffer();
+      expect(reply.status).toBe(200);
+      const response = documentedResponse('post', '/audio/speech', reply);
+      expect(Object.keys(response.content ?? {})).toContain(reply.headers.get('content-type'));
+    }
+  });
+});
