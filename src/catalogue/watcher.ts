@@ -12,9 +12,14 @@ export interface CatalogueLog {
   error(message: string): void;
 }
 
+/** How a reload ended: applied, refused for its problems, or the file could not be read. */
+export type ReloadOutcome = 'applied' | 'refused' | 'unreadable';
+
 export interface WatchOptions {
   /** Quiet time after the last change before reloading; editors write in several steps. */
   debounceMs?: number;
+  /** Told how each reload of a changed file ended (the metrics count them). */
+  onReload?: (outcome: ReloadOutcome) => void;
 }
 
 /**
@@ -40,7 +45,7 @@ export function watchCatalogue(path: string, store: CatalogueStore, log: Catalog
     }
     running = true;
     try {
-      lastText = await reloadOnce({ file: path, store, log, lastText, isStopped: () => stopped });
+      lastText = await reloadOnce({ file: path, store, log, lastText, isStopped: () => stopped, onReload: options.onReload });
     } finally {
       running = false;
       if (again && !stopped) {
@@ -71,6 +76,7 @@ interface ReloadStep {
   log: CatalogueLog;
   lastText: string | undefined;
   isStopped: () => boolean;
+  onReload: WatchOptions['onReload'];
 }
 
 /** One reload attempt; returns the text now considered seen. */
@@ -81,6 +87,7 @@ async function reloadOnce(step: ReloadStep): Promise<string | undefined> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     step.log.error(`catalogue ${step.file} cannot be read (${code}); keeping the previous catalogue`);
+    step.onReload?.('unreadable');
     return step.lastText;
   }
   if (text === step.lastText || step.isStopped()) return step.lastText;
@@ -89,10 +96,12 @@ async function reloadOnce(step: ReloadStep): Promise<string | undefined> {
   if (!result.ok) {
     step.log.error(`catalogue ${step.file} has ${result.problems.length} problem(s); keeping the previous catalogue`);
     for (const problem of result.problems) step.log.error(formatProblem(problem));
+    step.onReload?.('refused');
     return text;
   }
   step.store.replace(result.catalogue);
   const counts = catalogueCounts(result.catalogue);
   step.log.info(`catalogue reloaded from ${step.file}: ${counts.providers} providers, ${counts.models} models, ${counts.endpoints} endpoints`);
+  step.onReload?.('applied');
   return text;
 }

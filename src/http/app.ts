@@ -8,6 +8,9 @@ import { requestTimeoutOptions } from './request-timeouts.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { refusalRecorder } from './refusal-record.js';
 import { registerScope } from './scopes.js';
+import { registerRequestLog } from './request-log.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerMetricsRoute } from './routes/metrics.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerKeyRoute } from './routes/key.js';
 import { registerGenerationRoute } from './routes/generation.js';
@@ -22,7 +25,10 @@ import { registerRerankRoute } from './routes/rerank.js';
 
 export const API_PREFIX = '/api/v1';
 
-/** The gateway's HTTP app: every route under /api/v1, errors in the shared envelope. */
+/**
+ * The gateway's HTTP app: every API route under /api/v1, errors in the shared envelope; health
+ * and metrics at the root; one log line per request.
+ */
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.logger as FastifyBaseLogger,
@@ -40,9 +46,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
+  registerRequestLog(app, services);
   registerErrorEnvelope(app, refusalRecorder(services.ledger));
   registerJsonBodyParser(app);
   registerDrain(app);
+  await registerScope(app, services, 'operator', [registerHealthRoutes, registerMetricsRoute]);
   await app.register(async (api) => {
     await registerScope(api, services, 'public', [
       registerRootRoute,

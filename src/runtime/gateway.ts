@@ -65,7 +65,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
   const background = new BackgroundTasks(logger);
   await background.start(built.tasks);
   const stopWatching = options.configPath && options.watch !== false
-    ? watchCatalogue(options.configPath, catalogue, { info: (m) => logger.info(m), error: (m) => logger.error(m) })
+    ? watchCatalogue(options.configPath, catalogue, { info: (m) => logger.info(m), error: (m) => logger.error(m) }, {
+      onReload: (outcome) => built.metrics.catalogueReloaded(outcome),
+    })
     : () => undefined;
   const app = await buildApp(services);
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8080 });
