@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { CatalogueStore } from '../catalogue/catalogue-store.js';
 import { loadCatalogueFile, parseCatalogueText } from '../catalogue/loader.js';
 import { formatProblem } from '../catalogue/problem-list.js';
@@ -11,6 +11,7 @@ import { DEFAULT_HTTP_SETTINGS, type HttpSettings, type Services } from '../http
 import { startSimulator, type RunningSimulator } from '../sim/server.js';
 import { openStore, type Store } from '../store/store.js';
 import { ensureDemoKey } from './demo.js';
+import { gatewayLogger } from './gateway-logger.js';
 import { BackgroundTasks } from './background.js';
 import { buildServices } from './build-services.js';
 import type { RecoverySettings } from './recovery-settings.js';
@@ -51,7 +52,7 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/switchyard.db';
 
 /** Builds every service, opens the store, loads the catalogue and starts listening. */
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningGateway> {
-  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = options.logger ?? gatewayLogger(process.env.LOG_LEVEL);
   const simulator = options.configPath ? undefined : await startSimulator({ port: 0 });
   const loaded = options.configPath
     ? await loadCatalogueFile(options.configPath)

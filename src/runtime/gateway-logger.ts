@@ -1,0 +1,9 @@
+import { pino, type Logger } from 'pino';
+
+const LEVELS = [...Object.keys(pino.levels.values), 'silent'];
+
+/** The gateway's logger: JSON lines on standard output at `level` (`LOG_LEVEL`, default `info`). */
+export function gatewayLogger(level = 'info'): Logger {
+  if (!LEVELS.includes(level)) throw new Error(`LOG_LEVEL: unknown level "${level}" (one of ${LEVELS.join(', ')})`);
+  return pino({ level });
+}
