@@ -31,6 +31,12 @@ declare module 'fastify' {
   }
 }
 
+/** What the request log writes to. */
+export interface RequestLogServices {
+  logger: Pick<Logger, 'info' | 'isLevelEnabled'>;
+  metrics: RequestMetrics;
+}
+
 /** The route label of a request no route matched. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
@@ -42,7 +48,7 @@ const CALLER_LEFT_STATUS = 408;
  * drain, a caller leaving), and the request counted in the metrics. Registered first, so every
  * other hook of the app runs after it. The key itself is never logged: only its id.
  */
-export function registerRequestLog(app: FastifyInstance, services: { logger: Pick<Logger, 'info'>; metrics: RequestMetrics }): void {
+export function registerRequestLog(app: FastifyInstance, services: RequestLogServices): void {
   app.addHook('onRequest', (request, reply, done) => {
     const startedAt = performance.now();
     reply.raw.once('close', () => requestEnded(services, { request, reply, startedAt }));
@@ -56,7 +62,7 @@ interface EndingRequest {
   startedAt: number;
 }
 
-function requestEnded(services: { logger: Pick<Logger, 'info'>; metrics: RequestMetrics }, ending: EndingRequest): void {
+function requestEnded(services: RequestLogServices, ending: EndingRequest): void {
   const { request, reply } = ending;
   const durationMs = performance.now() - ending.startedAt;
   const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
@@ -69,6 +75,7 @@ function requestEnded(services: { logger: Pick<Logger, 'info'>; metrics: Request
     ...(trace?.provider !== undefined && { provider: trace.provider }),
     ...(trace?.firstContentMs !== undefined && { firstContentMs: trace.firstContentMs }),
   });
+  if (!services.logger.isLevelEnabled('info')) return;
   const model = trace?.model ?? (isPlainObject(request.body) ? askedModel(request.body) : '');
   services.logger.info({
     method: request.method,
