@@ -29,7 +29,7 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   readonly #registry = new Registry();
   readonly #requests = this.#counter('switchyard_http_requests_total', 'HTTP requests answered, by route pattern and status', ['route', 'status']);
   readonly #duration = this.#histogram('switchyard_http_request_duration_seconds', 'Time from a request\'s arrival to the end of its answer', ['route', 'provider'], SECONDS_BUCKETS);
-  readonly #firstToken = this.#histogram('switchyard_time_to_first_token_seconds', 'Time from a streamed request\'s arrival to its first content', ['route', 'provider'], FIRST_TOKEN_BUCKETS);
+  readonly #firstToken = this.#histogram('switchyard_time_to_first_token_seconds', 'Time from routing a streamed request to its first content', ['route', 'provider'], FIRST_TOKEN_BUCKETS);
   readonly #attempts = this.#counter('switchyard_upstream_attempts_total', 'Upstream calls made, by provider and endpoint', ['provider', 'endpoint']);
   readonly #failures = this.#counter('switchyard_upstream_failures_total', 'Upstream calls that failed before an answer committed, by provider, endpoint and kind of failure', ['provider', 'endpoint', 'reason']);
   readonly #refusals = this.#counter('switchyard_refusals_total', 'Requests refused before any upstream call (no route, unknown model, no credit, …), by error code', ['code']);
