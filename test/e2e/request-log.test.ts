@@ -201,11 +201,12 @@ describe('the restart drain', () => {
       method: 'POST', headers: { authorization: `Bearer ${draining.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
     });
     const reader = inFlight.body?.getReader();
-    await reader?.read();
+    if (!reader) throw new Error('the stream has no body');
+    await reader.read();
     const closing = draining.gateway.close();
     const refused = await send(draining, { path: '/chat/completions', body });
     expect(refused.status).toBe(503);
-    while (!(await reader?.read())?.done) { /* the stream in flight runs out its grace */ }
+    while (!(await reader.read()).done) { /* the stream in flight runs out its grace */ }
     await closing;
     await draining.sim.close();
     const lines = drainLog.lines.filter(isRequestLine);
