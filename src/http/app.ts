@@ -9,6 +9,9 @@ import { registerJsonBodyParser } from './json-body.js';
 import { refusalRecorder } from './refusal-record.js';
 import { registerScope } from './scopes.js';
 import { openApiOptions } from './openapi/document.js';
+import { registerRequestLog } from './request-log.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerMetricsRoute } from './routes/metrics.js';
 import { registerRootRoute } from './routes/root.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerKeyRoute } from './routes/key.js';
@@ -24,7 +27,10 @@ import { registerRerankRoute } from './routes/rerank.js';
 
 export const API_PREFIX = '/api/v1';
 
-/** The gateway's HTTP app: every route under /api/v1, errors in the shared envelope. */
+/**
+ * The gateway's HTTP app: every API route under /api/v1, errors in the shared envelope; health
+ * and metrics at the root; one log line per request.
+ */
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.logger as FastifyBaseLogger,
@@ -37,9 +43,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   await app.register(swagger, openApiOptions());
+  registerRequestLog(app, services);
   registerErrorEnvelope(app, refusalRecorder(services.ledger));
   registerJsonBodyParser(app);
   registerDrain(app);
+  await registerScope(app, services, 'operator', [registerHealthRoutes, registerMetricsRoute]);
   await app.register(async (api) => {
     await registerScope(api, services, 'public', [registerRootRoute, registerOpenApiRoute]);
     await registerScope(api, services, 'key', [

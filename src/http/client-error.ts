@@ -19,6 +19,7 @@ type ClientError = ConnectionError & { reason?: string };
  * HTTP response with `Connection: close`, and then closes the connection. A request already routed
  * whose body is late or malformed is answered by its route instead, through the one error handler,
  * so its refusal carries the route's envelope and X-Generation-Id and is recorded like any other.
+ * Every refusal answered gets its one `info` line, as any request does.
  */
 export function clientErrorHandler(settings: HttpSettings, logger: Logger): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
@@ -29,11 +30,14 @@ export function clientErrorHandler(settings: HttpSettings, logger: Logger): (err
       socket.destroy();
       return;
     }
-    logger.debug({ err: error }, 'request refused by the HTTP server');
     if (response && failBodyRead(response.req, refusal)) {
       cutAfterGrace(socket);
       return;
     }
+    // A routed request gets its one log line when its response closes (request-log.ts), with this
+    // status; one that never got that far is logged here.
+    if (response) response.statusCode = refusal.status;
+    else logger.info({ status: refusal.status, reason: refusal.message }, 'request');
     writeRefusal(socket, refusal);
   };
 }

@@ -56,7 +56,7 @@ function refusalRecord(request: FastifyRequest, error: GatewayError, owner: Gene
 }
 
 /** The model the body asked for first, as sent; '' when it named none. */
-function askedModel(body: Record<string, unknown>): string {
+export function askedModel(body: Record<string, unknown>): string {
   if (typeof body.model === 'string') return body.model;
   const first: unknown = Array.isArray(body.models) ? body.models[0] : undefined;
   return typeof first === 'string' ? first : '';

@@ -13,10 +13,11 @@ import type { Services } from './services.js';
  * - `public`: no key; every request counts against its client address;
  * - `key`: an inference key, counted against the key; a request that does not authenticate counts
  *   against its address and gets the one 401;
- * - `management`: a management key, counted the same way.
+ * - `management`: a management key, counted the same way;
+ * - `operator`: no key and no limit: health and metrics, for the machines watching the instance.
  * (The cookie-session `web` scope comes with the web pages.)
  */
-export type ScopeName = 'public' | 'key' | 'management';
+export type ScopeName = 'public' | 'key' | 'management' | 'operator';
 
 export type RouteRegistrar = (scope: FastifyInstance, services: Services) => void | Promise<void>;
 
@@ -45,7 +46,7 @@ export async function registerScope(app: FastifyInstance, services: Services, na
     });
     if (name === 'public') {
       scope.addHook('onRequest', (request, reply) => countAddress(services.limiters, request, reply));
-    } else {
+    } else if (name !== 'operator') {
       const accepts = name === 'management' ? (key: KeyContext) => key.management : (key: KeyContext) => !key.management;
       scope.addHook('onRequest', (request, reply) => admitKey(services, accepts, request, reply));
       scope.addHook('preValidation', async (request) => {

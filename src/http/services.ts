@@ -8,6 +8,9 @@ import type { InferenceServices } from '../inference/services.js';
 import type { LiveEndpointState } from '../stats/endpoint-state.js';
 import type { OverrunCounter } from '../stats/overrun-counter.js';
 import type { RateLimiters } from './rate-limit.js';
+import type { RequestMetrics } from './request-log.js';
+import type { ReadinessProbe } from './routes/health.js';
+import type { MetricsExposition } from './routes/metrics.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
 export interface Services extends InferenceServices {
@@ -20,6 +23,10 @@ export interface Services extends InferenceServices {
   overruns: OverrunCounter;
   logger: Logger;
   limiters: RateLimiters;
+  /** This instance's metrics: every request and call reports to them, `GET /metrics` shows them. */
+  metrics: RequestMetrics & MetricsExposition;
+  /** The named checks `GET /readyz` runs. */
+  readiness: ReadinessProbe;
   settings: HttpSettings;
   /** Aborted when a draining instance stops waiting for requests in flight; they end with a restart 503. */
   restart: AbortSignal;

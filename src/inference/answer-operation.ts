@@ -1,6 +1,6 @@
 import { attemptSignal } from './call.js';
 import type { OperationBinding } from './operation-binding.js';
-import { recordServed, replyMeta, startOutcome } from './outcome.js';
+import { answeredBy, recordServed, replyMeta, startOutcome } from './outcome.js';
 import type { PreparedInference } from './prepare.js';
 import { servedReply, type WholeReply } from './reply.js';
 import { settleOrRefuse, settleUnanswered } from './settlement.js';
@@ -30,7 +30,7 @@ export async function answerOperation<Ask, Result>(
   }
   const result = answer.events;
   const recorded = binding.recorded(result);
-  outcome.attempt = answer.attempt;
+  answeredBy(outcome, prepared, answer);
   outcome.firstContentAt = Date.now();
   outcome.finishReason = recorded.finishReason;
   if (recorded.usage) outcome.usage = recorded.usage;

@@ -6,7 +6,7 @@ import { speechAdapterFor } from '../upstream/speech-adapter.js';
 import { transportFailure } from '../upstream/transport.js';
 import { attemptSignal } from './call.js';
 import type { Answer } from './executor.js';
-import { markEndedEarly, recordServed, startOutcome } from './outcome.js';
+import { answeredBy, firstContentMs, markEndedEarly, recordServed, startOutcome } from './outcome.js';
 import type { PreparedInference } from './prepare.js';
 import { settleOrLog, settleUnanswered } from './settlement.js';
 import type { InferenceServices } from './services.js';
@@ -34,6 +34,8 @@ export async function* answerRelay(
   const { request } = prepared;
   const outcome = startOutcome(prepared, true);
   const upstream = attemptSignal(prepared.call);
+  const { observer } = prepared.call;
+  let opened = false;
   try {
     let answer: Answer<AsyncGenerator<Uint8Array>>;
     try {
@@ -41,9 +43,11 @@ export async function* answerRelay(
     } catch (error) {
       return await settleUnanswered(services, prepared, outcome, error);
     }
-    outcome.attempt = answer.attempt;
+    answeredBy(outcome, prepared, answer);
     outcome.firstContentAt = Date.now();
     const provider = answer.attempt.endpoint.provider.name;
+    observer.streamOpened();
+    opened = true;
     yield {
       type: 'open',
       headers: {
@@ -64,6 +68,7 @@ export async function* answerRelay(
     if (outcome.error || cost === undefined) yield { type: 'broken' };
   } finally {
     upstream.release();
+    if (opened) observer.streamClosed(firstContentMs(outcome));
   }
 }
 

@@ -8,7 +8,7 @@ import { honouredMembers } from './honoured.js';
 import type { DialectBinding, DialectStreamWriter } from '../dialects/shared/dialect-binding.js';
 import { AllAttemptsFailed, type Answer } from './executor.js';
 import { attemptSignal } from './call.js';
-import { closeOutcome, markEndedEarly, recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
+import { answeredBy, closeOutcome, firstContentMs, markEndedEarly, recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
 import type { PreparedInference } from './prepare.js';
 import type { WholeReply } from './reply.js';
 import { cutByRestartError } from './restart.js';
@@ -38,6 +38,8 @@ export type StreamPart =
 export async function* answerStream(services: InferenceServices, prepared: PreparedInference, dialect: DialectBinding): AsyncGenerator<StreamPart> {
   const outcome = startOutcome(prepared, true);
   const upstream = attemptSignal(prepared.call);
+  const { observer } = prepared.call;
+  let opened = false;
   try {
     let answer: Answer<AsyncGenerator<CoreEvent>>;
     try {
@@ -49,8 +51,10 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
       yield refusedPart(outcome.error, dialect, prepared);
       return;
     }
-    outcome.attempt = answer.attempt;
+    answeredBy(outcome, prepared, answer);
     const meta = replyMeta(prepared, answer.attempt);
+    observer.streamOpened();
+    opened = true;
     yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
     const writer = dialect.createStreamWriter(meta, prepared.request);
     const meter = new AnswerMeter();
@@ -77,6 +81,7 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     yield { type: 'text', text: failure ? writer.fail(failure) : writer.finish({ usage: outcome.usage, cost: cost ?? 0, honoured }) };
   } finally {
     upstream.release();
+    if (opened) observer.streamClosed(firstContentMs(outcome));
   }
 }
 

@@ -5,7 +5,7 @@ import { AnswerMeter } from '../core/answer-meter.js';
 import { visibleToCaller } from '../core/caller-view.js';
 import type { DialectBinding } from '../dialects/shared/dialect-binding.js';
 import { attemptSignal } from './call.js';
-import { closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
+import { answeredBy, closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
 import type { PreparedInference } from './prepare.js';
 import { servedReply, type WholeReply } from './reply.js';
 import { settleOrRefuse, settleUnanswered } from './settlement.js';
@@ -27,7 +27,7 @@ export async function answerWhole(services: InferenceServices, prepared: Prepare
   } finally {
     upstream.release();
   }
-  outcome.attempt = answer.attempt;
+  answeredBy(outcome, prepared, answer);
   const meter = new AnswerMeter();
   for (const event of answer.events) meter.observe(event);
   const refusal = refusedOutput(dialect, answer.events);

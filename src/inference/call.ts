@@ -1,5 +1,6 @@
 import type { KeyContext } from '../accounts/types.js';
 import { GatewayError } from '../core/errors.js';
+import type { CallObserver } from './observer.js';
 
 /** One request as the pipeline runs it: who asks, under which generation id, and what ends it early. */
 export interface InferenceCall {
@@ -9,6 +10,8 @@ export interface InferenceCall {
   signal: AbortSignal;
   /** Aborted when a draining instance stops waiting for requests in flight. */
   restart: AbortSignal;
+  /** Told of the call's refusal, attempts and stream (the request log, the metrics). */
+  observer: CallObserver;
 }
 
 /** A signal for the upstream work of a call: aborted by the caller leaving or by the restart. */

@@ -4,8 +4,9 @@ import { failuresToError } from '../core/failure-error.js';
 import type { AnswerMeter } from '../core/answer-meter.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { ReplyMeta } from '../dialects/shared/reply-meta.js';
-import type { AllAttemptsFailed } from './executor.js';
+import type { AllAttemptsFailed, Answer } from './executor.js';
 import { clientAbortedError } from './call.js';
+import { reportAttempts } from './observer.js';
 import type { PreparedInference } from './prepare.js';
 import { cutByRestartError } from './restart.js';
 import type { PipelineEndpointState } from './services.js';
@@ -29,6 +30,17 @@ export function replyMeta(prepared: PreparedInference, attempt: PlannedAttempt):
     model: attempt.modelId,
     provider: attempt.endpoint.provider.name,
   };
+}
+
+/** The answer committed: the outcome names the attempt serving it, and the call's observer hears of every attempt. */
+export function answeredBy(outcome: GenerationOutcome, prepared: PreparedInference, answer: Answer<unknown>): void {
+  outcome.attempt = answer.attempt;
+  reportAttempts(prepared.call.observer, answer.failures, answer.attempt);
+}
+
+/** Time from the call's start to its first content, when any came. */
+export function firstContentMs(outcome: GenerationOutcome): number | undefined {
+  return outcome.firstContentAt === undefined ? undefined : outcome.firstContentAt - outcome.startedAt;
 }
 
 /** Copies what the meter saw onto the outcome, with the usage to bill. */
@@ -75,9 +87,10 @@ export function markEndedEarly(outcome: GenerationOutcome, prepared: PreparedInf
 
 /**
  * The error a request no endpoint answered is recorded with: cut short by a restart, ended by its
- * caller leaving (also marked cancelled), or the endpoints' failures.
+ * caller leaving (also marked cancelled), or the endpoints' failures (each told to the call's observer).
  */
 export function unansweredError(outcome: GenerationOutcome, failed: AllAttemptsFailed, prepared: PreparedInference): GatewayError {
+  reportAttempts(prepared.call.observer, failed.failures);
   if (markEndedEarly(outcome, prepared) && outcome.error) return outcome.error;
   return failuresToError(failed.failures);
 }

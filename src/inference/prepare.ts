@@ -1,5 +1,6 @@
 import type { CoreRequest } from '../core/request.js';
-import type { Hold } from '../billing/types.js';
+import { GatewayError } from '../core/errors.js';
+import type { Hold, HoldRequest, Ledger } from '../billing/types.js';
 import { generationRecord } from '../billing/generation-record.js';
 import { askedFacts } from '../billing/settlement.js';
 import { requestFacts, type RequestFacts } from '../core/request-facts.js';
@@ -34,7 +35,7 @@ export interface PrepareOptions {
 
 /**
  * Plans the request and reserves its credit. A request that cannot be routed or funded throws its
- * refusal here, before any hold exists, so it is never charged.
+ * refusal here, before any hold exists, so it is never charged; the call's observer hears of it.
  */
 export async function prepareInference(
   services: Pick<InferenceServices, 'catalogue' | 'state' | 'ledger'>,
@@ -53,10 +54,10 @@ export async function prepareInference(
     ...(key.routingDefaults && { workspaceDefaults: key.routingDefaults }),
     now: new Date(startedAt),
   });
-  if (!outcome.ok) throw outcome.error;
+  if (!outcome.ok) throw refused(call, outcome.error);
   const calls = options.calls ?? 1;
   const promptTokens = options.recordedPromptTokens ?? facts.promptTokens;
-  const hold = await services.ledger.hold({
+  const hold = await holdCredit(services.ledger, call, {
     generationId: call.generationId,
     accountId: key.accountId,
     workspaceId: key.workspaceId,
@@ -74,4 +75,19 @@ export async function prepareInference(
     }),
   });
   return { call, request, plan: outcome.plan, hold, calls, promptTokens, startedAt };
+}
+
+/** Reserves the credit; a refusal (402) is told to the call's observer. */
+async function holdCredit(ledger: Ledger, call: InferenceCall, hold: HoldRequest): Promise<Hold> {
+  try {
+    return await ledger.hold(hold);
+  } catch (error) {
+    throw error instanceof GatewayError ? refused(call, error) : error;
+  }
+}
+
+/** Tells the call's observer of its refusal; returns the refusal to throw. */
+function refused(call: InferenceCall, error: GatewayError): GatewayError {
+  call.observer.refused(error);
+  return error;
 }

@@ -9,6 +9,7 @@ import { createLedger } from '../billing/ledger.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { HttpSettings, Services } from '../http/services.js';
 import { Executor } from '../inference/executor.js';
+import { meteredLimiter } from '../ratelimit/metered-limiter.js';
 import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
 import { LiveEndpointState } from '../stats/endpoint-state.js';
 import { MemoryOverrunCounter } from '../stats/overrun-counter.js';
@@ -19,6 +20,9 @@ import { holdReconciler } from './hold-reconciler.js';
 import { instanceHeartbeat } from './instance-heartbeat.js';
 import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from './instance-registry.js';
 import { instanceReaper } from './instance-reaper.js';
+import { meteredLedger } from './metered-ledger.js';
+import { GatewayMetrics } from './metrics.js';
+import { catalogueCheck, databaseCheck, readinessProbe } from './readiness.js';
 import { DEFAULT_RECOVERY_SETTINGS, type RecoverySettings } from './recovery-settings.js';
 
 export interface ServiceInputs {
@@ -40,6 +44,8 @@ export interface BuiltServices {
   instance: InstanceIdentity;
   /** The background tasks these services need run. */
   tasks: BackgroundTask[];
+  /** This instance's metrics, for what runs beside the requests (catalogue reloads). */
+  metrics: GatewayMetrics;
   /** Aborts what is still in flight: requests end with the restart 503. */
   restart(): void;
   /** New request rates per key and per address, from the next request on (a reload's live settings). */
@@ -56,6 +62,8 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   const recovery = { ...DEFAULT_RECOVERY_SETTINGS, ...inputs.recovery };
   const registry = new InstanceRegistry(store, newInstanceIdentity());
   const ledger = createLedger(store, { instanceId: registry.identity.id });
+  const overruns = new MemoryOverrunCounter();
+  const metrics = new GatewayMetrics(overruns);
   const restart = new AbortController();
   const limiters = {
     perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),
@@ -66,14 +74,19 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   const services: Services = {
     catalogue: inputs.catalogue,
     keys: createKeyDirectory(store, { cache: new KeyCache() }),
-    ledger,
+    ledger: meteredLedger(ledger, metrics),
     checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger }),
     generations: createGenerationReader(store),
     executor: new Executor(transport, state.health),
     state,
-    overruns: new MemoryOverrunCounter(),
+    overruns,
     logger,
-    limiters,
+    limiters: {
+      perKey: meteredLimiter(limiters.perKey, () => metrics.rateLimited('key')),
+      perAddress: meteredLimiter(limiters.perAddress, () => metrics.rateLimited('address')),
+    },
+    metrics,
+    readiness: readinessProbe([databaseCheck(store), catalogueCheck(inputs.catalogue)]),
     settings,
     restart: restart.signal,
   };
@@ -81,6 +94,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   return {
     services,
     instance: registry.identity,
+    metrics,
     // registered before anything is admitted; gone instances settled before the expired-hold sweep
     tasks: [
       instanceHeartbeat(registry, { intervalMs: recovery.heartbeatMs, logger }),

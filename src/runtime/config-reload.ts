@@ -16,6 +16,8 @@ export interface ReloadTargets {
   resolve(file: SettingsPatch): Settings;
   /** Puts the settings a reload may change (SETTING_TABLE's `live` ones) into effect. */
   applyLive(settings: Settings): void;
+  /** Told how each reload ended, once it is logged (the metrics count them). */
+  observe?(report: ReloadReport): void;
 }
 
 export interface ConfigReload {
@@ -55,6 +57,7 @@ export function startConfigReload(options: ConfigReloadOptions, targets: ReloadT
     const applied = applyReading(reading, inEffect, targets);
     inEffect = applied.inEffect;
     logReload(targets.logger, applied.report);
+    targets.observe?.(applied.report);
   };
   const reloader = new ConfigReloader(file, receive, options.initialText);
   const stopWatching = options.watch === false

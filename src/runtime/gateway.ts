@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { CatalogueStore } from '../catalogue/catalogue-store.js';
 import type { ReloadTrigger } from '../catalogue/config-reloader.js';
 import { parseCatalogueText } from '../catalogue/loader.js';
@@ -14,6 +14,7 @@ import { startSimulator, type RunningSimulator } from '../sim/server.js';
 import type { Store } from '../store/store.js';
 import { transportSettingsFrom } from '../upstream/transport.js';
 import { ensureDemoKey } from './demo.js';
+import { gatewayLogger } from './gateway-logger.js';
 import { BackgroundTasks } from './background.js';
 import { buildServices } from './build-services.js';
 import { startConfigReload } from './config-reload.js';
@@ -77,7 +78,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Runnin
 }
 
 async function openGateway(options: GatewayOptions, rollback: Rollback): Promise<RunningGateway> {
-  const logger = options.logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = options.logger ?? gatewayLogger(process.env.LOG_LEVEL);
   const env = options.env ?? process.env;
   const environment = readEnvironmentSettings(env);
   const file = options.configPath ? await loadConfigFile(options.configPath) : undefined;
@@ -102,7 +103,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const applyLive = (next: Settings) => built.setRateLimits({ ...httpSettingsFrom(next), ...options.settings }.rateLimits);
   const configReload = startConfigReload(
     { file: options.configPath, initialText: file?.text, settings, watch: options.watch !== false },
-    { catalogue, logger, env, resolve, applyLive },
+    { catalogue, logger, env, resolve, applyLive, observe: (report) => built.metrics.catalogueReloaded(report.outcome) },
   );
   rollback.push(() => configReload.stop());
   const app = await buildApp(services);

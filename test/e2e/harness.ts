@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { stringify } from 'yaml';
 import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
@@ -41,6 +41,8 @@ export interface HarnessOptions {
   env?: NodeJS.ProcessEnv;
   /** The gateway's database (default in-memory SQLite). */
   databaseUrl?: string;
+  /** The gateway's logger (default silent). */
+  logger?: Logger;
 }
 
 export interface Harness {
@@ -106,7 +108,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     configPath,
     port: 0,
     databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     settings: options.settings ?? {},
     ...(options.env && { env: options.env }),
   });

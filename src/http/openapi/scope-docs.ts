@@ -34,4 +34,5 @@ export const SCOPE_DOCS: Record<ScopeName, ScopeDocs> = {
   public: { security: [], errors: [429, 500, 503], headers: RATE_LIMIT_HEADERS },
   key: { security: [{ inferenceKey: [] }, { inferenceKeyHeader: [] }], errors: [401, 429, 500, 503], headers: RATE_LIMIT_HEADERS },
   management: { security: [{ managementKey: [] }], errors: [401, 429, 500, 503], headers: RATE_LIMIT_HEADERS },
+  operator: { security: [], errors: [500], headers: {} },
 };

@@ -14,6 +14,7 @@ import type { InferenceServices } from '../../../src/inference/services.js';
 import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
 import { MemoryOverrunCounter } from '../../../src/stats/overrun-counter.js';
 import { catalogueOf, endpoint, model } from '../../fixtures/planner/catalogue-yaml.js';
+import { RecordingObserver } from './recording-observer.js';
 
 const catalogue = catalogueOf([model('acme/chat', [endpoint('alpha')])]);
 
@@ -137,6 +138,7 @@ interface Run {
   executor: ScriptedExecutor;
   caller: AbortController;
   restart: AbortController;
+  observer: RecordingObserver;
   parts: AsyncGenerator<StreamPart>;
 }
 
@@ -149,9 +151,10 @@ async function start(script: StreamScript, checkpoints = new RecordingCheckpoint
   };
   const caller = new AbortController();
   const restart = new AbortController();
-  const call = { key: KEY, generationId: 'gen-1', signal: caller.signal, restart: restart.signal };
+  const observer = new RecordingObserver();
+  const call = { key: KEY, generationId: 'gen-1', signal: caller.signal, restart: restart.signal, observer };
   const prepared = await prepareInference(services, call, REQUEST);
-  return { ledger, checkpoints, executor, caller, restart, parts: answerStream(services, prepared, chatDialect) };
+  return { ledger, checkpoints, executor, caller, restart, observer, parts: answerStream(services, prepared, chatDialect) };
 }
 
 /** The `data:` payloads of the text parts, `[DONE]` as is, the rest parsed. */
@@ -239,6 +242,29 @@ describe('a committed stream', () => {
     expect(written.at(-1)).toBe('[DONE]');
     expect((written.at(-2) as ChatFrame).error).toMatchObject({ code: 503, message: 'The answer could not be recorded; repeat the request', metadata: { error_type: 'server' } });
     expect(written.some((frame) => (frame as ChatFrame).usage !== undefined)).toBe(false);
+  });
+});
+
+describe('what the call observer hears of a stream', () => {
+  it('the endpoint that answered, then the stream opening and closing once its content came', async () => {
+    const run = await start({ events: () => scripted(ANSWER) });
+    await collect(run.parts);
+    expect(run.observer.heard).toEqual(['answered alpha/acme/chat', 'stream opened', 'stream closed after content']);
+  });
+
+  it('every failed attempt, each followed by another one a failover, and no stream when none answered', async () => {
+    const run = await start({
+      fails: async (plan) => {
+        const attempt = plan.attempts[0];
+        if (!attempt) throw new Error('empty plan');
+        return new AllAttemptsFailed([
+          { attempt, failure: { kind: 'http', status: 503, retryable: true } },
+          { attempt, failure: { kind: 'timeout', retryable: true } },
+        ]);
+      },
+    });
+    await collect(run.parts);
+    expect(run.observer.heard).toEqual(['failed alpha/acme/chat http failover', 'failed alpha/acme/chat timeout']);
   });
 });
 

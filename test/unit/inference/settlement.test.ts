@@ -11,6 +11,7 @@ import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
 import { MemoryOverrunCounter } from '../../../src/stats/overrun-counter.js';
 import { chatCatalogue, endpoint } from '../../fixtures/planner/catalogue-yaml.js';
 import { chatRequest } from '../../fixtures/planner/planning.js';
+import { RecordingObserver } from './recording-observer.js';
 
 const KEY: KeyContext = {
   keyId: 'key-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, limit: null, limitReset: null, expiresAt: null,
@@ -40,7 +41,7 @@ async function settleChat(usage: (estimate: number) => CoreUsage) {
   const ledger = new RecordingLedger();
   const overruns = new MemoryOverrunCounter();
   const catalogue = chatCatalogue(endpoint('alpha'));
-  const call = { key: KEY, generationId: 'gen-1', signal: new AbortController().signal, restart: new AbortController().signal };
+  const call = { key: KEY, generationId: 'gen-1', signal: new AbortController().signal, restart: new AbortController().signal, observer: new RecordingObserver() };
   const prepared = await prepareInference({ catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger }, call, chatRequest({ maxTokens: 10 }));
   const outcome = { ...startOutcome(prepared, false), attempt: prepared.plan.attempts[0], usage: usage(prepared.promptTokens) };
   const usd = await settleOrLog({ ledger, logger, overruns }, prepared, outcome);

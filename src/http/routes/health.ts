@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Services } from '../services.js';
+
+/** One named readiness check as a probe reports it; `reason` says why a failed one failed. */
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  reason?: string;
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: CheckResult[];
+}
+
+/** What `/readyz` asks: whether everything the instance needs to serve is there. */
+export interface ReadinessProbe {
+  probe(): Promise<ReadinessReport>;
+}
+
+const HealthSchema = Type.Object({ status: Type.Literal('ok') });
+
+const ReadinessSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  checks: Type.Array(Type.Object({ name: Type.String(), ok: Type.Boolean(), reason: Type.Optional(Type.String()) })),
+});
+
+/**
+ * `GET /healthz` — the process is alive and answers.
+ * `GET /readyz` — every readiness check passes (200), or 503 naming the checks that failed and why.
+ */
+export function registerHealthRoutes(app: FastifyInstance, services: Pick<Services, 'readiness'>): void {
+  app.get('/healthz', {
+    schema: { summary: 'Liveness: the process answers', operationId: 'getHealthz', response: { 200: HealthSchema } },
+  }, async () => ({ status: 'ok' }));
+  app.get('/readyz', {
+    schema: {
+      summary: 'Readiness: database reachable, catalogue loaded',
+      operationId: 'getReadyz',
+      response: { 200: ReadinessSchema, 503: ReadinessSchema },
+    },
+  }, async (_request, reply) => {
+    const report = await services.readiness.probe();
+    return reply.code(report.ready ? 200 : 503).send({ status: report.ready ? 'ok' : 'unavailable', checks: report.checks });
+  });
+}

@@ -1,0 +1,131 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { toUsdNumber } from '../billing/money.js';
+import type { GatewayError } from '../core/errors.js';
+import type { AttemptFailure, PlannedAttempt } from '../core/plan.js';
+import type { EndedRequest, RequestMetrics } from '../http/request-log.js';
+import type { MetricsExposition } from '../http/routes/metrics.js';
+import type { ReloadReport } from './reload-log.js';
+import type { CallObserver } from '../inference/observer.js';
+import type { OverrunCounter } from '../stats/overrun-counter.js';
+
+/** What a ledger write was: reserving credit, or closing a hold by charging or releasing it. */
+export type LedgerWrite = 'hold' | 'settle' | 'release';
+
+/** Which limit refused a request: its key's, or its client address's. */
+export type RateLimitName = 'key' | 'address';
+
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const FIRST_TOKEN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
+const LEDGER_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+/**
+ * The metrics of one gateway instance, in a registry of its own (so several gateways in one process
+ * never clash), with the process's default metrics beside them. It hears of each call's attempts and
+ * streams as a `CallObserver`, of each finished request from the request log, and of ledger writes,
+ * rate-limit refusals and catalogue reloads from the services built around it.
+ */
+export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallObserver {
+  readonly #registry = new Registry();
+  readonly #requests = this.#counter('switchyard_http_requests_total', 'HTTP requests answered, by route pattern and status', ['route', 'status']);
+  readonly #duration = this.#histogram('switchyard_http_request_duration_seconds', 'Time from a request\'s arrival to the end of its answer', ['route', 'provider'], SECONDS_BUCKETS);
+  readonly #firstToken = this.#histogram('switchyard_time_to_first_token_seconds', 'Time from routing a streamed request to its first content', ['route', 'provider'], FIRST_TOKEN_BUCKETS);
+  readonly #attempts = this.#counter('switchyard_upstream_attempts_total', 'Upstream calls made, by provider and endpoint', ['provider', 'endpoint']);
+  readonly #failures = this.#counter('switchyard_upstream_failures_total', 'Upstream calls that failed before an answer committed, by provider, endpoint and kind of failure', ['provider', 'endpoint', 'reason']);
+  readonly #refusals = this.#counter('switchyard_refusals_total', 'Requests refused before any upstream call (no route, unknown model, no credit, …), by error code', ['code']);
+  readonly #openStreams = this.#gauge('switchyard_open_streams', 'Streamed answers (events or audio) open to callers');
+  readonly #openHolds = this.#gauge('switchyard_open_holds', 'Credit holds taken by requests in flight on this instance');
+  readonly #ledgerWrites = this.#histogram('switchyard_ledger_write_duration_seconds', 'Time a ledger write took: a hold, or a settlement or release closing one', ['operation'], LEDGER_BUCKETS);
+  readonly #rateLimited = this.#counter('switchyard_rate_limited_total', 'Requests refused with 429 by a rate limit, by limit', ['limit']);
+  readonly #reloads = this.#counter('switchyard_catalogue_reloads_total', 'Catalogue reloads, by outcome', ['outcome']);
+
+  constructor(overruns: Pick<OverrunCounter, 'read'>) {
+    collectDefaultMetrics({ register: this.#registry });
+    this.#overrunMetrics(overruns);
+  }
+
+  get contentType(): string {
+    return this.#registry.contentType;
+  }
+
+  text(): Promise<string> {
+    return this.#registry.metrics();
+  }
+
+  requestEnded(request: EndedRequest): void {
+    const provider = request.provider ?? 'none';
+    this.#requests.inc({ route: request.route, status: request.status });
+    this.#duration.observe({ route: request.route, provider }, request.durationMs / 1000);
+    if (request.firstContentMs !== undefined) this.#firstToken.observe({ route: request.route, provider }, request.firstContentMs / 1000);
+  }
+
+  refused(error: GatewayError): void {
+    this.#refusals.inc({ code: error.code });
+  }
+
+  attemptFailed(failed: AttemptFailure): void {
+    const labels = endpointLabels(failed.attempt);
+    this.#attempts.inc(labels);
+    this.#failures.inc({ ...labels, reason: failed.failure.kind });
+  }
+
+  answered(attempt: PlannedAttempt): void {
+    this.#attempts.inc(endpointLabels(attempt));
+  }
+
+  streamOpened(): void {
+    this.#openStreams.inc();
+  }
+
+  streamClosed(): void {
+    this.#openStreams.dec();
+  }
+
+  holdOpened(): void {
+    this.#openHolds.inc();
+  }
+
+  holdClosed(): void {
+    this.#openHolds.dec();
+  }
+
+  ledgerWrite(operation: LedgerWrite, seconds: number): void {
+    this.#ledgerWrites.observe({ operation }, seconds);
+  }
+
+  rateLimited(limit: RateLimitName): void {
+    this.#rateLimited.inc({ limit });
+  }
+
+  catalogueReloaded(outcome: ReloadReport['outcome']): void {
+    this.#reloads.inc({ outcome });
+  }
+
+  /** The charge-cap overruns per endpoint (see stats/overrun-counter.ts), read at each scrape. */
+  #overrunMetrics(overruns: Pick<OverrunCounter, 'read'>): void {
+    this.#counter('switchyard_charge_overruns_total', 'Settlements whose charge was cut below the reported usage\'s price, by endpoint', ['endpoint'], function collect() {
+      this.reset();
+      for (const row of overruns.read()) this.inc({ endpoint: row.endpointId }, row.count);
+    });
+    this.#counter('switchyard_uncollected_usd_total', 'USD left uncollected by those cut charges, by endpoint', ['endpoint'], function collect() {
+      this.reset();
+      for (const row of overruns.read()) this.inc({ endpoint: row.endpointId }, toUsdNumber(row.uncollectedUnits));
+    });
+  }
+
+  #counter<Label extends string>(name: string, help: string, labelNames: readonly Label[], collect?: (this: Counter<Label>) => void): Counter<Label> {
+    return new Counter({ name, help, labelNames, registers: [this.#registry], ...(collect && { collect }) });
+  }
+
+  #gauge(name: string, help: string): Gauge {
+    return new Gauge({ name, help, registers: [this.#registry] });
+  }
+
+  #histogram<Label extends string>(name: string, help: string, labelNames: readonly Label[], buckets: number[]): Histogram<Label> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.#registry] });
+  }
+}
+
+function endpointLabels(attempt: PlannedAttempt): { provider: string; endpoint: string } {
+  return { provider: attempt.endpoint.provider.slug, endpoint: attempt.endpoint.id };
+}
