@@ -10,12 +10,13 @@ beforeAll(async () => {
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=4' }] },
       { id: 'acme/failing', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;fail_after=2' }] },
       { id: 'acme/down', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;error=500' }] },
-      { id: 'acme/slow-down', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;error=500;ttft=400' }] },
-      { id: 'acme/slow', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=3;ttft=400' }] },
+      { id: 'acme/slow-down', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;error=500;ttft=2000' }] },
+      { id: 'acme/slow', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=3;ttft=2000' }] },
       { id: 'acme/picture', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=1;image=2x2', output_modalities: ['text', 'image'] }] },
       { id: 'acme/voice', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=3;audio=1', output_modalities: ['text', 'audio'] }] },
     ],
-    settings: { keepAliveMs: 100 },
+    // long enough that an immediate upstream error is answered before the stream is committed, on a busy machine too
+    settings: { keepAliveMs: 600 },
   });
 });
 
