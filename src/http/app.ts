@@ -19,6 +19,9 @@ import { registerMessagesRoutes } from './routes/messages.js';
 import { registerSpeechRoute } from './routes/speech.js';
 import { registerEmbeddingsRoute } from './routes/embeddings.js';
 import { registerRerankRoute } from './routes/rerank.js';
+import { registerModelRoutes } from './routes/models.js';
+import { registerModelsUserRoute } from './routes/models-user.js';
+import { registerCatalogueDirectoryRoutes } from './routes/catalogue-directory.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -46,6 +49,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(async (api) => {
     await registerScope(api, services, 'public', [
       registerRootRoute,
+      registerModelRoutes,
+      registerCatalogueDirectoryRoutes,
       (scope) => scope.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger()),
     ]);
     await registerScope(api, services, 'key', [
@@ -59,6 +64,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       registerSpeechRoute,
       registerEmbeddingsRoute,
       registerRerankRoute,
+      registerModelsUserRoute,
     ]);
   }, { prefix: API_PREFIX });
   return app;

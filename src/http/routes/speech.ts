@@ -13,7 +13,7 @@ import { answerRelay } from '../../inference/answer-relay.js';
 import { prepareCall } from '../inference/prepared-call.js';
 import { writeRelay } from '../inference/write-relay.js';
 import type { Services } from '../services.js';
-import { speechModelRecords } from '../../catalogue/speech-models.js';
+import { speechModelRecords } from '../../catalogue/listing/speech-models.js';
 
 /**
  * GET /speech/models: the speech models and what they declare.
