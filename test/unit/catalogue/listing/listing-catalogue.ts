@@ -24,7 +24,7 @@ export function listingCatalogue(): Catalogue {
       },
       {
         id: 'acme/thinker', name: 'Acme: Thinker', created: '2025-08-01', family: 'acme-chat',
-        endpoints: [endpointDocument({ provider: 'beta', supported_parameters: ['reasoning'], reasoning: { supported_efforts: ['high', 'low'], mandatory: true }, pricing: { prompt: '0.00001', completion: '0.00003' } })],
+        endpoints: [endpointDocument({ provider: 'beta', context_length: 32768, supported_parameters: ['reasoning'], reasoning: { supported_efforts: ['high', 'low'], mandatory: true }, pricing: { prompt: '0.00001', completion: '0.00003' } })],
       },
       {
         id: 'other/embed', name: 'Other: Embed', created: '2025-07-01',
