@@ -42,7 +42,7 @@ export function readModelFacts(fields: MappingReader, id: string): ModelFacts {
   };
 }
 
-/** `family`: a family id, or `{id, name}` naming it for display. */
+/** `family`: a family id, or `{id, name}` naming it for display (name null when not named here). */
 export function readFamily(fields: MappingReader): { id: string | null; name: string | null } {
   const raw = fields.raw('family');
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
@@ -50,8 +50,7 @@ export function readFamily(fields: MappingReader): { id: string | null; name: st
     if (!family) return { id: null, name: null };
     return { id: family.string('id', { pattern: FAMILY_ID, patternMessage: 'must be a family id' }) || null, name: family.string('name') || null };
   }
-  const id = fields.optionalString('family', { pattern: FAMILY_ID, patternMessage: 'must be a family id' });
-  return { id, name: id };
+  return { id: fields.optionalString('family', { pattern: FAMILY_ID, patternMessage: 'must be a family id' }), name: null };
 }
 
 function readHub(hub: MappingReader | null): HubReading | null {

@@ -208,7 +208,7 @@ export interface ModelEntry {
   /** Unix seconds. */
   created: number;
   family: string | null;
-  /** The family's display name; the id when the file names it no other way. */
+  /** The family's display name, as any model of the family names it; the id when none does. */
   familyName: string | null;
   description: string | null;
   expirationDate: string | null;

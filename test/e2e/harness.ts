@@ -37,6 +37,8 @@ export interface HarnessOptions {
   settings?: Partial<HttpSettings>;
   /** The gateway's database (default in-memory SQLite). */
   databaseUrl?: string;
+  /** Fields replacing or adding to the test providers' own, by provider slug. */
+  providers?: Record<string, Record<string, unknown>>;
 }
 
 export interface Harness {
@@ -63,7 +65,7 @@ export const ANTHROPIC_PROVIDER_NAMES: Record<string, string> = { 'sim-anthropic
 export const COHERE_PROVIDER_NAMES: Record<string, string> = { 'sim-cohere': 'Sim Cohere' };
 
 /** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`. */
-export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
+export function catalogueYaml(simUrl: string, models: ModelSpec[], overrides: Record<string, Record<string, unknown>> = {}): string {
   const apis = [
     ...Object.entries(PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'openai' })),
     ...Object.entries(ANTHROPIC_PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'anthropic' })),
@@ -77,6 +79,7 @@ export function catalogueYaml(simUrl: string, models: ModelSpec[]): string {
     data_policy: { training: false, retention_days: 0 },
     compliance: { zdr: true, hipaa: false },
     datacenters: ['US'],
+    ...overrides[slug],
   }));
   const fullModels = models.map((model) => ({
     name: model.id,
@@ -97,7 +100,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({ port: 0 });
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-e2e-'));
   const configPath = join(dir, 'catalogue.yaml');
-  await writeFile(configPath, catalogueYaml(sim.url, options.models));
+  await writeFile(configPath, catalogueYaml(sim.url, options.models, options.providers));
   const gateway = await startGateway({
     configPath,
     port: 0,
