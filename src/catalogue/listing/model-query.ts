@@ -5,6 +5,9 @@ import { boolean, choice, commaList, integer, number, single, usd } from './quer
 export const MODEL_SORTS = ['newest', 'oldest', 'price-low-to-high', 'price-high-to-low', 'context-high-to-low'] as const;
 export type ModelSort = (typeof MODEL_SORTS)[number];
 
+/** The hosted marketplace's clients spell the price orders `pricing-…`; both spellings are read. */
+const SORT_ALIASES: Readonly<Record<string, ModelSort>> = { 'pricing-low-to-high': 'price-low-to-high', 'pricing-high-to-low': 'price-high-to-low' };
+
 /** Filters the spec accepts without computing them: the reply is then empty and names them. */
 export const UNSUPPORTED_FILTERS = [
   'category', 'arch', 'distillable', 'min_intelligence_index', 'max_intelligence_index', 'min_coding_index', 'max_coding_index',
@@ -66,7 +69,7 @@ const READERS: Readonly<Record<string, Reader>> = {
   max_age_days: (query, value, name) => { (query.ageDays ??= {}).max = integer(name, value, { min: 0 }); },
   min_tool_success_rate: (query, value, name) => { (query.toolSuccessRate ??= {}).min = number(name, value, { min: 0, max: 100 }); },
   max_tool_success_rate: (query, value, name) => { (query.toolSuccessRate ??= {}).max = number(name, value, { min: 0, max: 100 }); },
-  sort: (query, value, name) => { query.sort = choice(name, value, MODEL_SORTS); },
+  sort: (query, value, name) => { query.sort = SORT_ALIASES[single(name, value)] ?? choice(name, value, MODEL_SORTS); },
   limit: (query, value, name) => { query.limit = integer(name, value, { min: 1, max: MAX_LIMIT }); },
   offset: (query, value, name) => { query.offset = integer(name, value, { min: 0 }); },
 };

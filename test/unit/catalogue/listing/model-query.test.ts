@@ -29,6 +29,10 @@ describe('GET /models query', () => {
     });
   });
 
+  test('the price orders are read in the hosted marketplace\'s spelling too', () => {
+    expect(readModelQuery({ sort: 'pricing-high-to-low' }).sort).toBe('price-high-to-low');
+  });
+
   test('an unknown parameter is refused naming it', () => {
     expect(refusal({ colour: 'red' })).toEqual({ message: 'colour: unknown query parameter', field: 'colour' });
   });
