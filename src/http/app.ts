@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Services } from './services.js';
-import { registerErrorEnvelope } from './error-envelope.js';
+import { frameworkError, registerErrorEnvelope } from './error-envelope.js';
 import { registerDrain } from './drain.js';
 import { clientErrorHandler } from './client-error.js';
 import { requestTimeoutOptions } from './request-timeouts.js';
@@ -35,6 +35,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(services.settings, services.logger),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, discriminator: true } },
     return503OnClosing: false,
+    frameworkErrors: frameworkError,
   });
   await app.register(swagger, {
     openapi: {

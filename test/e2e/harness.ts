@@ -15,7 +15,7 @@ export interface EndpointSpec {
   context_length?: number;
   max_completion_tokens?: number;
   supported_parameters?: string[];
-  pricing?: Record<string, string>;
+  pricing?: Record<string, unknown>;
   [member: string]: unknown;
 }
 
