@@ -55,6 +55,14 @@ describe('GET /models', () => {
     expect((reply.json as ListReply).data.map((model) => model.id)).toEqual(['acme/private', 'acme/chat']);
   });
 
+  it('the whole list is gzipped for a caller that takes gzip, and reads the same', async () => {
+    const plain = await send(harness, { path: '/models', key: null, headers: { 'accept-encoding': 'identity' } });
+    const zipped = await send(harness, { path: '/models', key: null, headers: { 'accept-encoding': 'gzip' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.json).toEqual(plain.json);
+  });
+
   it('narrows by every filter sent, and pages after filtering', async () => {
     expect((await list('?zdr=true')).data.map((model) => model.id)).toEqual(['acme/chat']);
     expect((await list('?region=eu&family=acme-chat')).data.map((model) => model.id)).toEqual(['acme/private']);

@@ -3,8 +3,9 @@ import { endpointListing } from '../../catalogue/listing/endpoint-listing.js';
 import type { ListedModel } from '../../catalogue/listing/listed-model.js';
 import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
 import { modelListBody } from '../../catalogue/listing/model-list.js';
-import { readModelQuery, refuseQuery } from '../../catalogue/listing/model-query.js';
+import { asksWholeList, readModelQuery, refuseQuery } from '../../catalogue/listing/model-query.js';
 import { GatewayError } from '../../core/errors.js';
+import { sendCachedJson } from '../cached-json.js';
 import type { Services } from '../services.js';
 
 type Query = Record<string, unknown>;
@@ -12,13 +13,16 @@ type ModelParams = { author: string; slug: string };
 
 /**
  * The public catalogue reads of models, answered from the listing rendered once per catalogue
- * snapshot: `GET /models` (filters, sort, page), `/models/count`, one model by `author/slug` (also
- * under `/model/`, and as the one percent-encoded segment client SDKs send), and its endpoints.
+ * snapshot (the whole list also kept as bytes, and gzipped for callers that take it): `GET /models`
+ * (filters, sort, page), `/models/count`, one model by `author/slug` (also under `/model/`, and as
+ * the one percent-encoded segment client SDKs send), and its endpoints.
  */
 export function registerModelRoutes(app: FastifyInstance, services: Services): void {
   app.get('/models', { schema: { summary: 'Served models, filtered, sorted and paged' } }, async (request, reply) => {
     const query = readModelQuery(request.query as Query);
-    const body = modelListBody(listingOf(services.catalogue.current()), query, { now: Date.now(), figures: services.state }, {
+    const listing = listingOf(services.catalogue.current());
+    if (asksWholeList(query)) return sendCachedJson(request, reply, listing, listing.wholeList);
+    const body = modelListBody(listing, query, { now: Date.now(), figures: services.state }, {
       path: request.url.split('?')[0] ?? '/models',
       query: request.query as Query,
     });
