@@ -11,33 +11,34 @@ import { reasoningRecord } from './model-summary.js';
  */
 export function endpointEntry(model: ModelEntry, endpoint: EndpointEntry, state: EndpointStateView): Record<string, unknown> {
   const healthy = state.isHealthy(endpoint.id);
-  return {
-    ...identity(model, endpoint),
-    context_length: endpoint.contextLength,
-    max_completion_tokens: endpoint.maxCompletionTokens,
-    max_prompt_tokens: endpoint.listing.maxPromptTokens,
-    quantization: endpoint.quantization,
-    supported_parameters: [...endpoint.supportedParameters].sort(),
-    input_modalities: endpoint.inputModalities.filter((modality) => state.verdict(endpoint.id, `input_modality:${modality}`) !== 'fail'),
-    declared_input_modalities: endpoint.inputModalities,
-    capability_qualification: qualification(endpoint, state),
-    ...declarations(endpoint),
-    refuted_reasoning_efforts: refutedEfforts(endpoint, state),
-    pricing: chargedPricesForDisplay(endpoint.pricing),
-    status: healthy ? 0 : -1,
-    ...figureMembers(state.figuresOf(endpoint.id)),
-    supports_tool_choice: endpoint.supportedParameters.has('tool_choice'),
-    supports_voice_cloning: endpoint.supportsVoiceCloning,
-    supports_implicit_caching: endpoint.listing.supportsImplicitCaching,
-    health: healthy ? 'healthy' : 'degraded',
-    compliance: { zdr: endpoint.provider.compliance.zdr, zdr_status: endpoint.provider.compliance.zdrStatus, hipaa: endpoint.provider.compliance.hipaa },
-    data_policy: { training: endpoint.provider.dataPolicy.training, retention_days: endpoint.provider.dataPolicy.retentionDays },
-    datacenters: endpoint.provider.datacenters.map((country_code) => ({ country_code })),
-    ...gated('tool_call_success_1d', state.figuresOf(endpoint.id).toolCallSuccess1d),
-    ...gated('runaway_rate_1d', state.figuresOf(endpoint.id).runawayRate1d),
-    benchmarks: endpoint.listing.benchmarks,
-    capacity: endpoint.listing.capacity,
-  };
+  const figures = state.figuresOf(endpoint.id);
+  const { provider } = endpoint;
+  const entry: Record<string, unknown> = identity(model, endpoint);
+  entry.context_length = endpoint.contextLength;
+  entry.max_completion_tokens = endpoint.maxCompletionTokens;
+  entry.max_prompt_tokens = endpoint.listing.maxPromptTokens;
+  entry.quantization = endpoint.quantization;
+  entry.supported_parameters = [...endpoint.supportedParameters].sort();
+  entry.input_modalities = endpoint.inputModalities.filter((modality) => state.verdict(endpoint.id, `input_modality:${modality}`) !== 'fail');
+  entry.declared_input_modalities = endpoint.inputModalities;
+  entry.capability_qualification = qualification(endpoint, state);
+  addDeclarations(entry, endpoint);
+  entry.refuted_reasoning_efforts = refutedEfforts(endpoint, state);
+  entry.pricing = chargedPricesForDisplay(endpoint.pricing);
+  entry.status = healthy ? 0 : -1;
+  addFigures(entry, figures);
+  entry.supports_tool_choice = endpoint.supportedParameters.has('tool_choice');
+  entry.supports_voice_cloning = endpoint.supportsVoiceCloning;
+  entry.supports_implicit_caching = endpoint.listing.supportsImplicitCaching;
+  entry.health = healthy ? 'healthy' : 'degraded';
+  entry.compliance = { zdr: provider.compliance.zdr, zdr_status: provider.compliance.zdrStatus, hipaa: provider.compliance.hipaa };
+  entry.data_policy = { training: provider.dataPolicy.training, retention_days: provider.dataPolicy.retentionDays };
+  entry.datacenters = provider.datacenters.map((country_code) => ({ country_code }));
+  addGated(entry, 'tool_call_success_1d', figures.toolCallSuccess1d);
+  addGated(entry, 'runaway_rate_1d', figures.runawayRate1d);
+  entry.benchmarks = endpoint.listing.benchmarks;
+  entry.capacity = endpoint.listing.capacity;
+  return entry;
 }
 
 function identity(model: ModelEntry, endpoint: EndpointEntry): Record<string, unknown> {
@@ -62,23 +63,21 @@ function qualification(endpoint: EndpointEntry, state: EndpointStateView): Recor
   return observed;
 }
 
-function declarations(endpoint: EndpointEntry): Record<string, unknown> {
+function addDeclarations(entry: Record<string, unknown>, endpoint: EndpointEntry): void {
   const speech = endpoint.speechEnvelope;
   const reference = endpoint.referenceInputs;
-  return {
-    reference_inputs: reference
-      ? { audio: { formats: reference.audio.formats, roles: reference.audio.roles, max_bytes: reference.audio.maxBytes } }
-      : null,
-    render_parameters: null,
-    image_envelope: endpoint.listing.imageEnvelope,
-    video_envelope: endpoint.listing.videoEnvelope,
-    mesh_envelope: endpoint.listing.meshEnvelope,
-    speech_envelope: speech
-      ? { voices: speech.voices, default_voice: speech.defaultVoice, codecs: speech.codecs, min_speed: speech.minSpeed, max_speed: speech.maxSpeed, max_new_tokens: speech.maxNewTokens }
-      : null,
-    reasoning: endpoint.reasoning ? reasoningRecord(endpoint.reasoning) : null,
-    video_generation: null,
-  };
+  entry.reference_inputs = reference
+    ? { audio: { formats: reference.audio.formats, roles: reference.audio.roles, max_bytes: reference.audio.maxBytes } }
+    : null;
+  entry.render_parameters = null;
+  entry.image_envelope = endpoint.listing.imageEnvelope;
+  entry.video_envelope = endpoint.listing.videoEnvelope;
+  entry.mesh_envelope = endpoint.listing.meshEnvelope;
+  entry.speech_envelope = speech
+    ? { voices: speech.voices, default_voice: speech.defaultVoice, codecs: speech.codecs, min_speed: speech.minSpeed, max_speed: speech.maxSpeed, max_new_tokens: speech.maxNewTokens }
+    : null;
+  entry.reasoning = endpoint.reasoning ? reasoningRecord(endpoint.reasoning) : null;
+  entry.video_generation = null;
 }
 
 /** Declared effort levels whose latest check refuted them (`none` by its own check of the reply channel). */
@@ -87,25 +86,25 @@ function refutedEfforts(endpoint: EndpointEntry, state: EndpointStateView): Reas
     state.verdict(endpoint.id, `reasoning_effort:${effort}`) === 'fail' || (effort === 'none' && state.verdict(endpoint.id, 'reasoning_none') === 'fail'));
 }
 
-function gated<T>(name: string, figure: Gated<T>): Record<string, unknown> {
-  return { [name]: figure.value, [`${name}_samples`]: figure.samples };
+/** A figure and, beside it, the samples it was computed from. */
+function addGated<T>(entry: Record<string, unknown>, name: string, figure: Gated<T>): void {
+  entry[name] = figure.value;
+  entry[`${name}_samples`] = figure.samples;
 }
 
-function figureMembers(figures: MeasuredFigures): Record<string, unknown> {
-  return {
-    ...gated('uptime_last_5m', figures.uptime.last5m),
-    ...gated('uptime_last_30m', figures.uptime.last30m),
-    ...gated('uptime_last_1d', figures.uptime.last1d),
-    ...gated('uptime_last_7d', figures.uptime.last7d),
-    ttft_last_30m: figures.ttft.last30m.value,
-    ttft_last_1d: figures.ttft.last1d.value,
-    response_last_30m: figures.response.last30m.value,
-    response_last_1d: figures.response.last1d.value,
-    ...gated('latency_last_30m', figures.ttft.last30m),
-    ...gated('throughput_last_1d', figures.throughput.last1d),
-    ...gated('throughput_last_30m', figures.throughput.last30m),
-    perf_last_30m_by_workload: null,
-    ...gated('render_timing', figures.renderTiming),
-    render_timing_sizes: figures.renderTiming.sizes,
-  };
+function addFigures(entry: Record<string, unknown>, figures: MeasuredFigures): void {
+  addGated(entry, 'uptime_last_5m', figures.uptime.last5m);
+  addGated(entry, 'uptime_last_30m', figures.uptime.last30m);
+  addGated(entry, 'uptime_last_1d', figures.uptime.last1d);
+  addGated(entry, 'uptime_last_7d', figures.uptime.last7d);
+  entry.ttft_last_30m = figures.ttft.last30m.value;
+  entry.ttft_last_1d = figures.ttft.last1d.value;
+  entry.response_last_30m = figures.response.last30m.value;
+  entry.response_last_1d = figures.response.last1d.value;
+  addGated(entry, 'latency_last_30m', figures.ttft.last30m);
+  addGated(entry, 'throughput_last_1d', figures.throughput.last1d);
+  addGated(entry, 'throughput_last_30m', figures.throughput.last30m);
+  entry.perf_last_30m_by_workload = null;
+  addGated(entry, 'render_timing', figures.renderTiming);
+  entry.render_timing_sizes = figures.renderTiming.sizes;
 }

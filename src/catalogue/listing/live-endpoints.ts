@@ -10,7 +10,11 @@ export function liveEndpoints(model: ModelEntry): EndpointEntry[] {
  * price, then endpoint id; an undeclared price sorts after every declared one.
  */
 export function summaryEndpoint(endpoints: readonly EndpointEntry[]): EndpointEntry | undefined {
-  return [...endpoints].sort(byChargedPrice)[0];
+  let cheapest: EndpointEntry | undefined;
+  for (const endpoint of endpoints) {
+    if (cheapest === undefined || byChargedPrice(endpoint, cheapest) < 0) cheapest = endpoint;
+  }
+  return cheapest;
 }
 
 /** Cheapest first: prompt-token price, then completion-token price, then endpoint id; unknown prices last. */

@@ -17,36 +17,32 @@ export function modelSummary(model: ModelEntry, basePath = API_BASE_PATH): Recor
   const outputs = union(live.map((endpoint) => endpoint.outputModalities));
   const record: Record<string, unknown> = { id: model.id, canonical_slug: model.id, hub_id: model.hubId };
   if (model.hub) record.hub = model.hub;
-  Object.assign(record, {
-    name: model.name,
-    created: model.created,
-    expiration_date: model.expirationDate,
-    description: model.description,
-    context_length: summary?.contextLength ?? null,
-    architecture: {
-      modality: `${inputs.join('+')}->${outputs.join('+')}`,
-      input_modalities: inputs,
-      output_modalities: outputs,
-      tokenizer: summary?.listing.tokenizer ?? null,
-      instruct_type: null,
-    },
-    pricing: summary ? chargedPricesForDisplay(summary.pricing) : { discount: 0 },
-    top_provider: { context_length: summary?.contextLength ?? null, max_completion_tokens: summary?.maxCompletionTokens ?? null, is_moderated: false },
-    per_request_limits: null,
-    supported_parameters: union(live.map((endpoint) => [...endpoint.supportedParameters])).sort(),
-  });
+  record.name = model.name;
+  record.created = model.created;
+  record.expiration_date = model.expirationDate;
+  record.description = model.description;
+  record.context_length = summary?.contextLength ?? null;
+  record.architecture = {
+    modality: `${inputs.join('+')}->${outputs.join('+')}`,
+    input_modalities: inputs,
+    output_modalities: outputs,
+    tokenizer: summary?.listing.tokenizer ?? null,
+    instruct_type: null,
+  };
+  record.pricing = summary ? chargedPricesForDisplay(summary.pricing) : { discount: 0 };
+  record.top_provider = { context_length: summary?.contextLength ?? null, max_completion_tokens: summary?.maxCompletionTokens ?? null, is_moderated: false };
+  record.per_request_limits = null;
+  record.supported_parameters = union(live.map((endpoint) => [...endpoint.supportedParameters])).sort();
   if (summary?.reasoning) record.reasoning = reasoningRecord(summary.reasoning);
-  Object.assign(record, {
-    default_parameters: { ...model.defaultParameters },
-    family: model.family === null ? null : { id: model.family, name: model.familyName ?? model.family },
-    author: model.author,
-    tags: model.tags,
-    endpoint_count: live.length,
-    links: { details: `${basePath}/models/${model.id}/endpoints` },
-    supported_voices: live.some((endpoint) => endpoint.speechEnvelope) ? union(live.map((endpoint) => endpoint.speechEnvelope?.voices ?? [])) : null,
-    supported_dimensions: embeddingWidths(live),
-    supported_languages: languages(live),
-  });
+  record.default_parameters = { ...model.defaultParameters };
+  record.family = model.family === null ? null : { id: model.family, name: model.familyName ?? model.family };
+  record.author = model.author;
+  record.tags = model.tags;
+  record.endpoint_count = live.length;
+  record.links = { details: `${basePath}/models/${model.id}/endpoints` };
+  record.supported_voices = live.some((endpoint) => endpoint.speechEnvelope) ? union(live.map((endpoint) => endpoint.speechEnvelope?.voices ?? [])) : null;
+  record.supported_dimensions = embeddingWidths(live);
+  record.supported_languages = languages(live);
   return record;
 }
 
