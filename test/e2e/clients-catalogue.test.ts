@@ -63,6 +63,11 @@ describe('@openrouter/sdk', () => {
     expect(ids).toEqual(['acme/thinker', 'acme/chat']);
   });
 
+  it('models.listForUser() parses the list the key\'s workspace sees', async () => {
+    const page = await openrouter.models.listForUser({ bearer: harness.key });
+    expect(page.result.data.map((model) => model.id)).toEqual(['acme/thinker', 'acme/chat']);
+  });
+
   it('models.count() parses the total', async () => {
     expect(await openrouter.models.count()).toEqual({ data: { count: 2 } });
   });
