@@ -134,6 +134,12 @@ describe('one model', () => {
     },
   );
 
+  it('a family id is 404 naming the served variants of the family', async () => {
+    const reply = await send(harness, { path: '/models/acme/acme-chat', key: null });
+    expect(reply.status).toBe(404);
+    expect(errorOf(reply.json).metadata).toMatchObject({ error_type: 'not_found', family_variants: ['acme/chat', 'acme/private'] });
+  });
+
   it('the endpoints listing orders endpoints by provider slug and carries null figures', async () => {
     const reply = await send(harness, { path: '/models/acme/chat/endpoints', key: null });
     expect(reply.status).toBe(200);

@@ -5,6 +5,7 @@ import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
 import { modelListBody } from '../../catalogue/listing/model-list.js';
 import { asksWholeList, readModelQuery, refuseQuery } from '../../catalogue/listing/model-query.js';
 import { GatewayError } from '../../core/errors.js';
+import { unknownModel } from '../../core/planner/model-resolution.js';
 import { sendCachedJson } from '../cached-json.js';
 import type { Services } from '../services.js';
 
@@ -47,13 +48,18 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
   });
 }
 
-/** The served model named `author/slug`; 404 for an unknown model or one without a live endpoint. */
+/**
+ * The served model named `author/slug`. 404 for a model without a live endpoint, and for an unknown
+ * one, which names the served variants when the id is a family's (as inference does).
+ */
 function servedModel(services: Services, params: ModelParams, query: Query): ListedModel {
   refuseQuery(query);
   const id = `${params.author}/${params.slug}`;
-  const listed = params.slug === '' ? undefined : listingOf(services.catalogue.current()).byId.get(id);
-  if (!listed) throw new GatewayError('not_found', `No served model ${id}`, { metadata: { model: id } });
-  return listed;
+  const catalogue = services.catalogue.current();
+  const listed = listingOf(catalogue).byId.get(id);
+  if (listed) return listed;
+  if (catalogue.models.has(id)) throw new GatewayError('not_found', `Model ${id} is not served (no live endpoint)`, { metadata: { model: id } });
+  throw unknownModel(catalogue, id);
 }
 
 /** A reply already rendered as JSON text. */
