@@ -1,5 +1,6 @@
-import { MappingReader } from './mapping-reader.js';
-import type { Benchmark, Capacity, EndpointListingFacts, ImageEnvelope, MeshEnvelope, VideoEnvelope } from './types.js';
+import { ANY_KEY, MappingReader } from './mapping-reader.js';
+import { readDescriptors } from './passthrough-schema.js';
+import type { Benchmark, Capacity, EndpointListingFacts, ImageEnvelope, MeshEnvelope, ParameterDescriptor, VideoEnvelope } from './types.js';
 
 /** Endpoint fields read here: what only the public listing shows. */
 export const LISTING_FACT_FIELDS = [
@@ -7,6 +8,7 @@ export const LISTING_FACT_FIELDS = [
   'max_prompt_tokens',
   'supports_implicit_caching',
   'supported_languages',
+  'render_parameters',
   'image_envelope',
   'video_envelope',
   'mesh_envelope',
@@ -21,6 +23,8 @@ const BENCHMARK_FIELDS = ['dataset', 'score', 'sample_count'];
 const CAPACITY_FIELDS = ['current', 'total', 'updated_at'];
 
 const IMAGE_FORMATS = ['png', 'jpeg', 'webp', 'gif'] as const;
+/** Outputs that are rendered, and so may take render parameters. */
+const RENDERED = ['image', 'video', 'mesh', 'audio', 'speech'];
 const FRAME = /^[1-9]\d{0,4}x[1-9]\d{0,4}$/;
 const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -38,6 +42,7 @@ export function readListingFacts(fields: MappingReader, context: { contextLength
     supportedLanguages: fields.has('supported_languages')
       ? fields.stringList('supported_languages', { pattern: LANGUAGE, patternMessage: 'must be a language tag such as en or pt-BR' })
       : null,
+    renderParameters: readRenderParameters(fields.mapping('render_parameters', ANY_KEY, true), context.outputModalities),
     imageEnvelope: producing(fields, 'image_envelope', 'image', context.outputModalities, readImageEnvelope),
     videoEnvelope: producing(fields, 'video_envelope', 'video', context.outputModalities, readVideoEnvelope),
     meshEnvelope: producing(fields, 'mesh_envelope', 'mesh', context.outputModalities, readMeshEnvelope),
@@ -61,6 +66,23 @@ function producing<T>(
   if (!outputModalities.includes(output)) fields.problem(key, `only for endpoints whose output_modalities include ${output}`);
   const envelope = fields.mapping(key, key === 'image_envelope' ? IMAGE_FIELDS : key === 'video_envelope' ? VIDEO_FIELDS : MESH_FIELDS);
   return envelope ? read(envelope) : null;
+}
+
+/** `render_parameters`: descriptors by name under each output modality the endpoint renders. */
+function readRenderParameters(
+  byModality: MappingReader | null,
+  outputModalities: readonly string[],
+): Record<string, Record<string, ParameterDescriptor>> | null {
+  if (!byModality) return null;
+  const read: Record<string, Record<string, ParameterDescriptor>> = {};
+  for (const modality of byModality.keys()) {
+    if (!RENDERED.includes(modality) || !outputModalities.includes(modality)) {
+      byModality.problem(modality, `must be a rendered output of the endpoint (${RENDERED.filter((output) => outputModalities.includes(output)).join(', ') || 'none'})`);
+      continue;
+    }
+    read[modality] = Object.fromEntries(readDescriptors(byModality.mapping(modality, ANY_KEY)));
+  }
+  return read;
 }
 
 function readImageEnvelope(envelope: MappingReader): ImageEnvelope {

@@ -121,6 +121,8 @@ export interface EndpointListingFacts {
   supportsImplicitCaching: boolean;
   /** Languages of a transcription or speech endpoint; null when none are declared. */
   supportedLanguages: readonly string[] | null;
+  /** Descriptors of the parameters a render takes, by output modality and name; null when none. */
+  renderParameters: Readonly<Record<string, Readonly<Record<string, ParameterDescriptor>>>> | null;
   imageEnvelope: ImageEnvelope | null;
   videoEnvelope: VideoEnvelope | null;
   meshEnvelope: MeshEnvelope | null;

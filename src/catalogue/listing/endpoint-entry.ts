@@ -69,7 +69,7 @@ function addDeclarations(entry: Record<string, unknown>, endpoint: EndpointEntry
   entry.reference_inputs = reference
     ? { audio: { formats: reference.audio.formats, roles: reference.audio.roles, max_bytes: reference.audio.maxBytes } }
     : null;
-  entry.render_parameters = null;
+  entry.render_parameters = endpoint.listing.renderParameters;
   entry.image_envelope = endpoint.listing.imageEnvelope;
   entry.video_envelope = endpoint.listing.videoEnvelope;
   entry.mesh_envelope = endpoint.listing.meshEnvelope;

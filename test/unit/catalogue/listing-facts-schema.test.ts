@@ -38,6 +38,18 @@ describe('what the listing reads from the catalogue file', () => {
     ]);
   });
 
+  test('render parameters are descriptors by rendered output and name', () => {
+    const painter = (render_parameters: unknown) => catalogueDocument([endpointDocument({ output_modalities: ['text', 'image'], render_parameters })]);
+    const result = validateCatalogue(painter({ image: { steps: { type: 'integer', minimum: 1, maximum: 50 }, style: { type: 'string', enum: ['photo', 'sketch'] } } }), 0);
+    expect(result.ok && result.catalogue.endpoints.get('sim-alpha/acme/chat')?.listing.renderParameters).toEqual({
+      image: { steps: { type: 'integer', minimum: 1, maximum: 50 }, style: { type: 'string', enum: ['photo', 'sketch'] } },
+    });
+    expect(problemsOf(painter({ text: {}, image: { steps: { type: 'integer', minimum: 'one' } } }))).toEqual([
+      'models[0].endpoints[0].render_parameters.text: must be a rendered output of the endpoint (image)',
+      'models[0].endpoints[0].render_parameters.image.steps.minimum: must be an integer',
+    ]);
+  });
+
   test('model facts report problems by path', () => {
     expect(problemsOf(withModel({
       author: 'Acme Labs',
