@@ -7,16 +7,16 @@ import autocannon from 'autocannon';
 import { summarizeLatencies } from './latency-summary.js';
 
 /**
- * @param {{ url: string, headers: Record<string, string>, body: string, connections: number, seconds: number }} options
+ * @param {{ url: string, headers: Record<string, string>, body?: string, method?: string, connections: number, seconds: number }} options
  * @returns {Promise<{ count: number, rps: number, p50: number, p99: number, errors: number }>}
  */
 export async function measureReplies(options) {
   const latencies = [];
   const instance = autocannon({
     url: options.url,
-    method: 'POST',
-    headers: { ...options.headers, 'content-type': 'application/json' },
-    body: options.body,
+    method: options.method ?? 'POST',
+    headers: options.body === undefined ? options.headers : { ...options.headers, 'content-type': 'application/json' },
+    ...(options.body === undefined ? {} : { body: options.body }),
     connections: options.connections,
     duration: options.seconds,
   });

@@ -145,18 +145,22 @@ function completionLines(table: PriceTable, usage: CoreUsage): CostLine[] {
 
 export type PriceRecord = Partial<Record<PriceKey, string>>;
 
+/** Clock windows as the hosted marketplace's clients read them: HHMM as a number (0600 is 600). */
 export interface OverrideRecord extends PriceRecord {
   min_prompt_tokens?: number;
-  utc_start?: string;
-  utc_end?: string;
+  utc_start?: number;
+  utc_end?: number;
   utc_days?: string[];
 }
 
-/** The spec's pricing record: declared keys only, `discount` always, `overrides` when any. */
-export type PricingRecord = PriceRecord & { discount: string; overrides?: OverrideRecord[] };
+/**
+ * The spec's pricing record: declared keys only, `discount` always (a fraction, not a price: a JSON
+ * number), `overrides` when any.
+ */
+export type PricingRecord = PriceRecord & { discount: number; overrides?: OverrideRecord[] };
 
 export function chargedPricesForDisplay(pricing: EndpointPricing): PricingRecord {
-  const record: PricingRecord = { ...priceRecord(pricing.prices), discount: pricing.discount };
+  const record: PricingRecord = { ...priceRecord(pricing.prices), discount: Number(pricing.discount) };
   if (pricing.overrides.length > 0) record.overrides = pricing.overrides.map(overrideRecord);
   return record;
 }
@@ -173,8 +177,8 @@ function priceRecord(table: PriceTable): PriceRecord {
 function overrideRecord(override: PriceOverride): OverrideRecord {
   const record: OverrideRecord = priceRecord(override.prices);
   if (override.minPromptTokens !== undefined) record.min_prompt_tokens = override.minPromptTokens;
-  if (override.utcStart !== undefined) record.utc_start = override.utcStart;
-  if (override.utcEnd !== undefined) record.utc_end = override.utcEnd;
+  if (override.utcStart !== undefined) record.utc_start = Number(override.utcStart);
+  if (override.utcEnd !== undefined) record.utc_end = Number(override.utcEnd);
   if (override.utcDays !== undefined) record.utc_days = [...override.utcDays];
   return record;
 }

@@ -31,11 +31,14 @@ export function validateCatalogue(document: unknown, loadedAt: number = Date.now
 function readProviders(root: MappingReader, problems: ProblemList): ProviderEntry[] {
   const providers: ProviderEntry[] = [];
   const seen = new Set<string>();
+  const ids = new Set<string>();
   for (const item of root.list('providers')) {
     const provider = readProvider(item.value, item.path, problems);
     if (!provider) continue;
     if (provider.slug !== '' && seen.has(provider.slug)) problems.add(`${item.path}.slug`, `duplicate provider "${provider.slug}"`);
+    else if (provider.id !== '' && ids.has(provider.id)) problems.add(`${item.path}.id`, `duplicate provider id "${provider.id}"`);
     seen.add(provider.slug);
+    ids.add(provider.id);
     providers.push(provider);
   }
   return providers;

@@ -1,4 +1,5 @@
 import { readInputContainers, readInputSources } from './input-declarations-schema.js';
+import { LISTING_FACT_FIELDS, readListingFacts } from './listing-facts-schema.js';
 import { MappingReader } from './mapping-reader.js';
 import { INPUT_MODALITIES, OUTPUT_MODALITIES } from './modalities.js';
 import { readOperationDeclarations } from './operation-declarations-schema.js';
@@ -34,6 +35,7 @@ const ENDPOINT_FIELDS = [
   'reference_inputs',
   'supported_dimensions',
   'text_completions',
+  ...LISTING_FACT_FIELDS,
 ];
 
 /** An endpoint as read from the file, before the index gives it its identity. */
@@ -79,7 +81,8 @@ function readEndpointBody(fields: MappingReader, modelId: string): Omit<Endpoint
     disabled: fields.boolean('disabled', false),
     textCompletions: fields.boolean('text_completions', false),
   };
-  return { ...body, ...readRoutingDeclarations(fields, body.inputModalities), ...readSpeechDeclarations(fields, body.outputModalities) };
+  const listing = readListingFacts(fields, { contextLength, outputModalities: body.outputModalities });
+  return { ...body, listing, ...readRoutingDeclarations(fields, body.inputModalities), ...readSpeechDeclarations(fields, body.outputModalities) };
 }
 
 type RoutingDeclarations = Pick<EndpointDraft, 'reasoning' | 'passthrough' | 'inputSources' | 'inputContainers' | 'toolCallDispatch'>;

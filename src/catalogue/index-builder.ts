@@ -27,10 +27,12 @@ export function buildCatalogue(providers: readonly ProviderEntry[], drafts: read
   const models = new Map<string, ModelEntry>();
   const endpoints = new Map<string, EndpointEntry>();
   const families = new Map<string, string[]>();
+  const familyNames = namedFamilies(drafts);
   for (const draft of drafts) {
     const ids = endpointIds(draft.id, draft.endpoints);
     const entries = draft.endpoints.map((endpoint, index): EndpointEntry => ({ id: ids[index] ?? '', ...endpoint }));
-    const model: ModelEntry = { ...draft, endpoints: entries };
+    const familyName = draft.family === null ? null : familyNames.get(draft.family) ?? draft.family;
+    const model: ModelEntry = { ...draft, familyName, endpoints: entries };
     models.set(model.id, model);
     for (const endpoint of entries) endpoints.set(endpoint.id, endpoint);
     if (model.family !== null) families.set(model.family, [...(families.get(model.family) ?? []), model.id]);
@@ -42,6 +44,15 @@ export function buildCatalogue(providers: readonly ProviderEntry[], drafts: read
     families,
     loadedAt,
   };
+}
+
+/** Each family's display name: the first name a model of the family gives it. */
+function namedFamilies(drafts: readonly ModelDraft[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const draft of drafts) {
+    if (draft.family !== null && draft.familyName !== null && !names.has(draft.family)) names.set(draft.family, draft.familyName);
+  }
+  return names;
 }
 
 /** The figures `catalogue check` reports. */

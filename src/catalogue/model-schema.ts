@@ -1,13 +1,13 @@
 import { readEndpoint, type EndpointDraft } from './endpoint-schema.js';
 import { endpointIds, type ModelDraft } from './index-builder.js';
 import { MappingReader } from './mapping-reader.js';
+import { MODEL_FACT_FIELDS, readFamily, readModelFacts } from './model-facts-schema.js';
 import type { ProblemList } from './problem-list.js';
 import type { ProviderEntry } from './types.js';
 
-const MODEL_FIELDS = ['id', 'name', 'created', 'family', 'description', 'expiration_date', 'tags', 'endpoints'];
+const MODEL_FIELDS = ['id', 'name', 'created', 'family', 'description', 'expiration_date', 'tags', 'endpoints', ...MODEL_FACT_FIELDS];
 
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-const FAMILY_ID = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** One `models[i]` entry; null when it is not even a mapping. */
@@ -16,15 +16,17 @@ export function readModel(value: unknown, path: string, providers: ReadonlyMap<s
   if (!fields) return null;
   const id = fields.string('id', { pattern: MODEL_ID, patternMessage: 'must look like <author>/<slug>' });
   const expirationDate = fields.has('expiration_date') ? readDate(fields, 'expiration_date') : null;
+  const family = readFamily(fields);
   return {
     id,
     name: fields.string('name'),
     created: readCreated(fields),
-    family: fields.optionalString('family', { pattern: FAMILY_ID, patternMessage: 'must be a family id' }),
+    family: family.id,
+    familyName: family.name,
     description: fields.optionalString('description'),
     expirationDate: expirationDate === null ? null : isoDay(expirationDate),
-    author: id.split('/')[0] ?? '',
     tags: fields.stringList('tags', { fallback: [] }),
+    ...readModelFacts(fields, id),
     endpoints: readEndpoints(fields, id, providers, problems),
   };
 }

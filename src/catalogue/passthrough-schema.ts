@@ -9,8 +9,12 @@ const RANGE_KEYS = ['minimum', 'maximum'] as const;
 
 /** An endpoint's `passthrough_parameters`: descriptors by the name `provider.options` uses. */
 export function readPassthrough(fields: MappingReader): Map<string, ParameterDescriptor> {
+  return readDescriptors(fields.mapping('passthrough_parameters', ANY_KEY, true));
+}
+
+/** A mapping of parameter descriptors by name (passthrough parameters, render parameters). */
+export function readDescriptors(parameters: MappingReader | null): Map<string, ParameterDescriptor> {
   const declared = new Map<string, ParameterDescriptor>();
-  const parameters = fields.mapping('passthrough_parameters', ANY_KEY, true);
   if (!parameters) return declared;
   for (const name of parameters.keys()) {
     if (!PASSTHROUGH_NAME.test(name)) {

@@ -12,9 +12,22 @@ export interface ProviderEntry {
   api: UpstreamApi;
   baseUrl: string;
   apiKeyEnv?: string;
+  /** Stable identity that survives a slug rename (`id` in the file; the slug when not written). */
+  id: string;
   dataPolicy: { training: boolean; retentionDays: number | null };
-  compliance: { zdr: boolean; hipaa: boolean };
+  /** `zdrStatus`: the operator's statement of how zero retention is assured; null when not stated. */
+  compliance: { zdr: boolean; hipaa: boolean; zdrStatus: string | null };
   datacenters: string[];
+  /** What `GET /providers` shows beside the name; null where the file states nothing. */
+  links: ProviderLinks;
+  /** Country code of the provider's headquarters; null when not stated. */
+  headquarters: string | null;
+}
+
+export interface ProviderLinks {
+  privacyPolicyUrl: string | null;
+  termsOfServiceUrl: string | null;
+  statusPageUrl: string | null;
 }
 
 /** Keys of the spec's pricing record (USD per stated unit). */
@@ -94,6 +107,58 @@ export interface EndpointEntry {
   supportedDimensions: readonly number[] | null;
   /** Serves the text-completions wire (`POST /completions` with `prompt`) beside chat. */
   textCompletions: boolean;
+  /** What only the public listing shows (tokenizer, envelopes, benchmarks, capacity, …). */
+  listing: EndpointListingFacts;
+}
+
+/**
+ * What an endpoint declares for the public listing only; routing reads none of it. Records the
+ * listing shows as written keep the spec's member names.
+ */
+export interface EndpointListingFacts {
+  tokenizer: string | null;
+  maxPromptTokens: number | null;
+  supportsImplicitCaching: boolean;
+  /** Languages of a transcription or speech endpoint; null when none are declared. */
+  supportedLanguages: readonly string[] | null;
+  /** Descriptors of the parameters a render takes, by output modality and name; null when none. */
+  renderParameters: Readonly<Record<string, Readonly<Record<string, ParameterDescriptor>>>> | null;
+  imageEnvelope: ImageEnvelope | null;
+  videoEnvelope: VideoEnvelope | null;
+  meshEnvelope: MeshEnvelope | null;
+  benchmarks: readonly Benchmark[];
+  capacity: Capacity | null;
+}
+
+export interface ImageEnvelope {
+  sizes: readonly string[];
+  formats: readonly string[];
+  max_images: number | null;
+}
+
+export interface VideoEnvelope {
+  frame: string;
+  max_seconds: number;
+  frame_step: number | null;
+  audio: boolean;
+}
+
+export interface MeshEnvelope {
+  max_faces: number;
+  min_faces: number | null;
+  texture: boolean;
+}
+
+export interface Benchmark {
+  dataset: string;
+  score: number;
+  sample_count: number | null;
+}
+
+export interface Capacity {
+  current: number;
+  total: number;
+  updated_at: string;
 }
 
 /** The spec's `speech_envelope`: voices, codecs and speed range an endpoint declares. */
@@ -145,11 +210,37 @@ export interface ModelEntry {
   /** Unix seconds. */
   created: number;
   family: string | null;
+  /** The family's display name, as any model of the family names it; the id when none does. */
+  familyName: string | null;
   description: string | null;
   expirationDate: string | null;
+  /** Weights creator: `author` in the file, else the id's first segment. */
   author: string;
   tags: string[];
+  /** Public weights repository id; null when the weights are unpublished. */
+  hubId: string | null;
+  /** The repository's own statements as last read; null without a reading. */
+  hub: HubReading | null;
+  /** Author-recommended sampling settings; empty when unknown. */
+  defaultParameters: DefaultParameters;
   endpoints: EndpointEntry[];
+}
+
+export type DefaultParameters = Partial<Record<'temperature' | 'top_p' | 'top_k' | 'repetition_penalty', number>>;
+
+/** A reading of the weights repository: `id`, `read_at`, and only the facts the repository states. */
+export interface HubReading {
+  id: string;
+  read_at: string;
+  availability?: string;
+  languages?: string[];
+  papers?: string[];
+  datasets?: string[];
+  weights_revision?: string;
+  weights_updated_at?: string;
+  downloads?: number;
+  likes?: number;
+  evaluations?: { dataset: string; metric: string; value: number }[];
 }
 
 export interface Catalogue {

@@ -1,5 +1,5 @@
 import type { EndpointEntry, ModelEntry } from '../catalogue/types.js';
-import { speechEndpointsOf } from '../catalogue/speech-models.js';
+import { speechEndpointsOf } from '../catalogue/listing/speech-models.js';
 import { invalidRequest } from './errors.js';
 
 /** The voice to speak, and the name for `X-Service-Voice` when the service chose it. */

@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Services } from './services.js';
-import { registerErrorEnvelope } from './error-envelope.js';
+import { frameworkError, registerErrorEnvelope } from './error-envelope.js';
 import { registerDrain } from './drain.js';
 import { clientErrorHandler } from './client-error.js';
 import { requestTimeoutOptions } from './request-timeouts.js';
@@ -24,6 +24,9 @@ import { registerMessagesRoutes } from './routes/messages.js';
 import { registerSpeechRoute } from './routes/speech.js';
 import { registerEmbeddingsRoute } from './routes/embeddings.js';
 import { registerRerankRoute } from './routes/rerank.js';
+import { registerModelRoutes } from './routes/models.js';
+import { registerModelsUserRoute } from './routes/models-user.js';
+import { registerCatalogueDirectoryRoutes } from './routes/catalogue-directory.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -41,6 +44,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(services.settings, services.logger),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, discriminator: true } },
     return503OnClosing: false,
+    frameworkErrors: frameworkError,
   });
   await app.register(swagger, openApiOptions());
   registerRequestLog(app, services);
@@ -49,7 +53,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerDrain(app);
   await registerScope(app, services, 'operator', [registerHealthRoutes, registerMetricsRoute]);
   await app.register(async (api) => {
-    await registerScope(api, services, 'public', [registerRootRoute, registerOpenApiRoute]);
+    await registerScope(api, services, 'public', [registerRootRoute, registerModelRoutes, registerCatalogueDirectoryRoutes, registerOpenApiRoute]);
     await registerScope(api, services, 'key', [
       registerKeyRoute,
       registerGenerationRoute,
@@ -61,6 +65,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       registerSpeechRoute,
       registerEmbeddingsRoute,
       registerRerankRoute,
+      registerModelsUserRoute,
     ]);
   }, { prefix: API_PREFIX });
   return app;

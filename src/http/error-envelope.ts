@@ -41,6 +41,17 @@ function asksStream(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
 }
 
+/**
+ * Errors the router raises before any route or hook runs: a path whose percent-encoding does not
+ * decode is the caller's 400 naming the path, in the envelope like every other refusal.
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const refusal = error.code === 'FST_ERR_BAD_URL'
+    ? new GatewayError('invalid_request', 'path: malformed percent-encoding', { metadata: { field: 'path' } })
+    : new GatewayError('server', INTERNAL_ERROR_MESSAGE);
+  sendError(reply, refusal);
+}
+
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
   return reply.code(error.status).headers(error.headers).send(toEnvelope(error));
 }

@@ -1,5 +1,6 @@
 import type { EndpointStateView } from '../core/planner/context.js';
-import { CheckVerdicts } from './check-verdicts.js';
+import { CheckVerdicts, type CheckObservation } from './check-verdicts.js';
+import { UnmeasuredFigures, type EndpointFigures, type MeasuredFigures } from './endpoint-figures.js';
 import { MemoryEndpointHealth, type EndpointHealth } from './endpoint-health.js';
 import { EndpointTimings } from './endpoint-timings.js';
 import { SessionAffinity } from './session-affinity.js';
@@ -11,6 +12,7 @@ export class LiveEndpointState implements EndpointStateView {
     readonly verdicts = new CheckVerdicts(),
     readonly timings = new EndpointTimings(),
     readonly sessions = new SessionAffinity(),
+    readonly figures: EndpointFigures = new UnmeasuredFigures(),
   ) {}
 
   isHealthy(endpointId: string): boolean {
@@ -19,6 +21,14 @@ export class LiveEndpointState implements EndpointStateView {
 
   verdict(endpointId: string, capability: string): 'pass' | 'fail' | undefined {
     return this.verdicts.verdict(endpointId, capability);
+  }
+
+  observations(endpointId: string): CheckObservation[] {
+    return this.verdicts.observations(endpointId);
+  }
+
+  figuresOf(endpointId: string): MeasuredFigures {
+    return this.figures.figuresOf(endpointId);
   }
 
   throughput(endpointId: string): number | null {

@@ -286,7 +286,7 @@ describe('GET /embeddings/models', () => {
     const embed = records.find((record) => record.id === 'acme/embed');
     expect(embed?.supported_dimensions).toEqual([4, 8]);
     expect(embed?.architecture).toMatchObject({ output_modalities: ['embeddings'] });
-    expect(embed?.pricing).toEqual({ prompt: PROMPT_PRICE, discount: '0' });
+    expect(embed?.pricing).toEqual({ prompt: PROMPT_PRICE, discount: 0 });
     expect(records.find((record) => record.id === 'acme/embed-quiet')?.supported_dimensions).toBeNull();
   });
 

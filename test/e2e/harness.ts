@@ -15,7 +15,7 @@ export interface EndpointSpec {
   context_length?: number;
   max_completion_tokens?: number;
   supported_parameters?: string[];
-  pricing?: Record<string, string>;
+  pricing?: Record<string, unknown>;
   [member: string]: unknown;
 }
 
@@ -43,6 +43,8 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** The gateway's logger (default silent). */
   logger?: Logger;
+  /** Fields replacing or adding to the test providers' own, by provider slug. */
+  providers?: Record<string, Record<string, unknown>>;
 }
 
 export interface Harness {
@@ -68,8 +70,9 @@ export const ANTHROPIC_PROVIDER_NAMES: Record<string, string> = { 'sim-anthropic
 /** A provider speaking the Cohere-style rerank wire (`api: cohere`, base URL ending in `/v2`), served by the same simulator. */
 export const COHERE_PROVIDER_NAMES: Record<string, string> = { 'sim-cohere': 'Sim Cohere' };
 
-/** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`, with a `settings:` block if given. */
-export function catalogueYaml(simUrl: string, models: ModelSpec[], settings?: Record<string, unknown>): string {
+/** The catalogue YAML for `models`, every provider served by the simulator at `simUrl`, with a `settings:` block and provider fields if given. */
+export function catalogueYaml(simUrl: string, models: ModelSpec[], extra: { settings?: Record<string, unknown>; providers?: Record<string, Record<string, unknown>> } = {}): string {
+  const { settings, providers: overrides = {} } = extra;
   const apis = [
     ...Object.entries(PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'openai' })),
     ...Object.entries(ANTHROPIC_PROVIDER_NAMES).map(([slug, name]) => ({ slug, name, api: 'anthropic' })),
@@ -83,6 +86,7 @@ export function catalogueYaml(simUrl: string, models: ModelSpec[], settings?: Re
     data_policy: { training: false, retention_days: 0 },
     compliance: { zdr: true, hipaa: false },
     datacenters: ['US'],
+    ...overrides[slug],
   }));
   const fullModels = models.map((model) => ({
     name: model.id,
@@ -103,7 +107,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const sim = await startSimulator({ port: 0 });
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-e2e-'));
   const configPath = join(dir, 'catalogue.yaml');
-  await writeFile(configPath, catalogueYaml(sim.url, options.models, options.fileSettings));
+  await writeFile(configPath, catalogueYaml(sim.url, options.models, { ...(options.fileSettings && { settings: options.fileSettings }), ...(options.providers && { providers: options.providers }) }));
   const gateway = await startGateway({
     configPath,
     port: 0,

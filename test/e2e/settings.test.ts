@@ -45,7 +45,7 @@ describe('settings: rate limits', () => {
   it('the file sets the key limit, and a reload changes it at once', async () => {
     const gateway = await start({ rate_limits: { per_key_per_minute: 100 } });
     expect((await send(gateway, { path: '/key' })).headers.get('x-ratelimit-limit')).toBe('100');
-    await writeFile(gateway.configPath, catalogueYaml(gateway.sim.url, MODELS, { rate_limits: { per_key_per_minute: 40 } }));
+    await writeFile(gateway.configPath, catalogueYaml(gateway.sim.url, MODELS, { settings: { rate_limits: { per_key_per_minute: 40 } } }));
     await gateway.gateway.reload();
     expect((await send(gateway, { path: '/key' })).headers.get('x-ratelimit-limit')).toBe('40');
   });

@@ -50,7 +50,7 @@ describe('start-up problems name the option at fault and the cause', () => {
 
   it('a config file with bad settings names the first problem\'s path and how to list them all', async () => {
     const bad = join(dir, 'bad-settings.yaml');
-    await writeFile(bad, catalogueYaml('http://127.0.0.1:9', MODELS, { rate_limits: { per_key_per_minute: 0 }, server: { drain_grace_ms: 'soon' } }));
+    await writeFile(bad, catalogueYaml('http://127.0.0.1:9', MODELS, { settings: { rate_limits: { per_key_per_minute: 0 }, server: { drain_grace_ms: 'soon' } } }));
     expect(await refusal({ configPath: bad })).toBe(
       `--config: ${bad}: settings.rate_limits.per_key_per_minute: must be a positive integer (and 1 more; \`switchyard catalogue check ${bad}\` lists them all)`,
     );

@@ -30,7 +30,7 @@ export function resolveModels(catalogue: Catalogue, ids: readonly string[]): Res
 }
 
 /** 404; when the id names a family with no served base model, `family_variants` lists the family's served ids (rule 15). */
-function unknownModel(catalogue: Catalogue, askedId: string): GatewayError {
+export function unknownModel(catalogue: Catalogue, askedId: string): GatewayError {
   const { baseId } = splitVariant(askedId);
   const slug = baseId.split('/')[1] ?? baseId;
   const family = catalogue.families.get(baseId) ?? catalogue.families.get(slug);

@@ -28,8 +28,13 @@ const dataCollection: EligibilityRule = ({ endpoint, preferences }) =>
     ? 'provider trains on request data (provider.data_collection is deny)'
     : null;
 
+/** The zero-retention rule: an endpoint whose provider keeps no request data. */
+export function isZeroRetention(endpoint: EndpointEntry): boolean {
+  return endpoint.provider.compliance.zdr;
+}
+
 const zeroRetention: EligibilityRule = ({ endpoint, preferences }) =>
-  preferences.zdr === true && !endpoint.provider.compliance.zdr ? 'provider is not zero-data-retention (provider.zdr)' : null;
+  preferences.zdr === true && !isZeroRetention(endpoint) ? 'provider is not zero-data-retention (provider.zdr)' : null;
 
 const freeVariant: EligibilityRule = ({ endpoint, variant }) =>
   variant === 'free' && !isFreeEndpoint(endpoint.pricing) ? 'not free (:free asks for zero-priced endpoints)' : null;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { embeddingsModelRecords } from '../../catalogue/embeddings-models.js';
+import { embeddingsModelRecords } from '../../catalogue/listing/embeddings-models.js';
 import type { EmbeddingsAsk, EmbeddingsResult } from '../../core/embeddings.js';
 import { decodeEmbeddingsRequest } from '../../dialects/embeddings/decode.js';
 import { EmbeddingsRequestSchema, type EmbeddingsRequestBody } from '../../dialects/embeddings/schema.js';

@@ -14,7 +14,7 @@ import { answerRelay } from '../../inference/answer-relay.js';
 import { prepareCall } from '../inference/prepared-call.js';
 import { writeRelay } from '../inference/write-relay.js';
 import type { Services } from '../services.js';
-import { speechModelRecords } from '../../catalogue/speech-models.js';
+import { speechModelRecords } from '../../catalogue/listing/speech-models.js';
 import { SpeechModelSchema } from '../../catalogue/model-summary-schema.js';
 import { SPEECH_REPLY_TYPES, SpeechFormSchema } from '../../dialects/speech/form-schema.js';
 import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';

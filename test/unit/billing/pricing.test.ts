@@ -170,19 +170,19 @@ describe('settlement', () => {
 });
 
 describe('pricing record', () => {
-  test('shows declared keys as exact decimals, discount always, overrides when any', () => {
+  test('shows declared keys as exact decimals, discount always as a fraction, overrides when any', () => {
     expect(chargedPricesForDisplay(pricingOf({ completion: '0.0000015', prompt: '0.00000050' }))).toEqual({
       prompt: '0.0000005',
       completion: '0.0000015',
-      discount: '0',
+      discount: 0,
     });
     const record = chargedPricesForDisplay(
       pricingOf({ prompt: '1', discount: '0.10', overrides: [{ utc_start: '2200', utc_end: '0600', utc_days: ['friday'], prompt: '0.5' }] }),
     );
     expect(record).toEqual({
       prompt: '1',
-      discount: '0.1',
-      overrides: [{ prompt: '0.5', utc_start: '2200', utc_end: '0600', utc_days: ['friday'] }],
+      discount: 0.1,
+      overrides: [{ prompt: '0.5', utc_start: 2200, utc_end: 600, utc_days: ['friday'] }],
     });
   });
 });

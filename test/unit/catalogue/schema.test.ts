@@ -143,13 +143,16 @@ describe('catalogue values', () => {
     const { catalogue } = result;
     expect([...catalogue.providers.keys()]).toEqual(['sim-alpha', 'sim-beta']);
     expect(catalogue.providers.get('sim-beta')).toEqual({
+      id: 'sim-beta',
       slug: 'sim-beta',
       name: 'Sim Beta',
       api: 'anthropic',
       baseUrl: 'https://beta.example.com/v1',
       dataPolicy: { training: true, retentionDays: 30 },
-      compliance: { zdr: false, hipaa: true },
+      compliance: { zdr: false, hipaa: true, zdrStatus: null },
       datacenters: ['DE', 'EU'],
+      headquarters: null,
+      links: { privacyPolicyUrl: null, termsOfServiceUrl: null, statusPageUrl: null },
     });
     expect(catalogue.providers.get('sim-alpha')?.apiKeyEnv).toBe('SIM_ALPHA_KEY');
     const fp16 = catalogue.endpoints.get('sim-beta/acme/chat-large/fp16');

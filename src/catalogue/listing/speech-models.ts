@@ -1,5 +1,6 @@
-import { modelSummary, union } from './model-summary.js';
-import type { Catalogue, EndpointEntry } from './types.js';
+import type { Catalogue, EndpointEntry } from '../types.js';
+import { listingOf } from './listing-snapshot.js';
+import { union } from './live-endpoints.js';
 
 /**
  * Live endpoints of a model that synthesise speech: `speech` among their outputs (which the schema
@@ -17,7 +18,7 @@ export function speechEndpointsOf(endpoints: readonly EndpointEntry[]): Endpoint
  */
 export function speechModelRecords(catalogue: Catalogue): Record<string, unknown>[] {
   const records: Record<string, unknown>[] = [];
-  for (const model of catalogue.models.values()) {
+  for (const { model, summary } of listingOf(catalogue).models) {
     const speaking = speechEndpointsOf(model.endpoints);
     if (speaking.length === 0) continue;
     const speech: Record<string, unknown> = {
@@ -32,7 +33,7 @@ export function speechModelRecords(catalogue: Catalogue): Record<string, unknown
       speech.min_speed = Math.min(...ranges.map((range) => range.min));
       speech.max_speed = Math.max(...ranges.map((range) => range.max));
     }
-    records.push({ ...modelSummary(model), speech });
+    records.push({ ...summary, speech });
   }
   return records;
 }

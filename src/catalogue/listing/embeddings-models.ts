@@ -1,0 +1,7 @@
+import type { Catalogue } from '../types.js';
+import { listingOf } from './listing-snapshot.js';
+
+/** `GET /embeddings/models` records: the summary of every model with a live endpoint serving embeddings. */
+export function embeddingsModelRecords(catalogue: Catalogue): Record<string, unknown>[] {
+  return listingOf(catalogue).models.filter((listed) => listed.outputs.has('embeddings')).map((listed) => listed.summary);
+}

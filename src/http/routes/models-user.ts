@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
+import { modelListBody } from '../../catalogue/listing/model-list.js';
+import { readModelQuery } from '../../catalogue/listing/model-query.js';
+import { authenticatedKey } from '../auth.js';
+import type { Services } from '../services.js';
+import { sendJson } from './models.js';
+
+/**
+ * `GET /models/user`: the unfiltered list as the key's workspace sees it: with the workspace's
+ * routing default `zdr: true`, models with no zero-retention endpoint are left out. Only `limit`
+ * and `offset` are read.
+ */
+export function registerModelsUserRoute(app: FastifyInstance, services: Services): void {
+  app.get('/models/user', { schema: { summary: 'Served models as the key\'s workspace may use them', security: [{ bearer: [] }] } }, async (request, reply) => {
+    const query = readModelQuery(request.query as Record<string, unknown>, { pageOnly: true });
+    if (authenticatedKey(request).routingDefaults?.zdr === true) query.zdr = true;
+    const body = modelListBody(listingOf(services.catalogue.current()), query, { now: Date.now(), figures: services.state }, {
+      path: request.url.split('?')[0] ?? '/models/user',
+      query: request.query as Record<string, unknown>,
+    });
+    return sendJson(reply, body);
+  });
+}

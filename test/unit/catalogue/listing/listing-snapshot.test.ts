@@ -1,0 +1,18 @@
+import { describe, expect, test } from 'vitest';
+import { listingOf } from '../../../../src/catalogue/listing/listing-snapshot.js';
+import { CatalogueStore } from '../../../../src/catalogue/catalogue-store.js';
+import { catalogueDocument, endpointDocument, validCatalogue } from '../../../fixtures/catalogue/documents.js';
+
+describe('listing snapshot', () => {
+  test('is rendered once per catalogue snapshot and follows a reload', () => {
+    const store = new CatalogueStore(validCatalogue(catalogueDocument()));
+    const first = listingOf(store.current());
+    expect(listingOf(store.current())).toBe(first);
+    const reloaded = catalogueDocument([endpointDocument({ pricing: { prompt: '0.000009' } })]);
+    store.replace(validCatalogue(reloaded));
+    const second = listingOf(store.current());
+    expect(second).not.toBe(first);
+    expect(second.byId.get('acme/chat')?.summary.pricing).toEqual({ prompt: '0.000009', discount: 0 });
+    expect(JSON.parse(second.wholeList)).toMatchObject({ data: [{ id: 'acme/chat', pricing: { prompt: '0.000009' } }], total_count: 1 });
+  });
+});
