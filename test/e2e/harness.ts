@@ -8,6 +8,7 @@ import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js'
 import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
 import { createAccount } from '../../src/accounts/accounts.js';
 import type { HttpSettings } from '../../src/http/services.js';
+import type { FiguresOptions } from '../../src/runtime/build-services.js';
 
 export interface EndpointSpec {
   provider: string;
@@ -43,6 +44,8 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** The gateway's logger (default silent). */
   logger?: Logger;
+  /** The measured figures' clock and sync interval (default the real clock, every 10 s). */
+  figures?: FiguresOptions;
 }
 
 export interface Harness {
@@ -111,6 +114,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     logger: options.logger ?? pino({ level: 'silent' }),
     settings: options.settings ?? {},
     ...(options.env && { env: options.env }),
+    ...(options.figures && { figures: options.figures }),
   });
   const account = await createAccount(gateway.store, { name: 'e2e', creditsUsd: options.credits ?? '10' });
   const baseUrl = `${gateway.url}/api/v1`;
