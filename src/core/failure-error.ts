@@ -33,7 +33,8 @@ export function failureToError(failure: UpstreamFailure, providerName: string): 
   return new GatewayError(code, messageFor(code, providerName, failure), { metadata, headers });
 }
 
-function errorCodeFor(failure: UpstreamFailure): ErrorCode {
+/** The error code a failure is answered with (what the provider's status says of it). */
+export function errorCodeFor(failure: UpstreamFailure): ErrorCode {
   if (failure.kind === 'timeout') return 'upstream_timeout';
   if (failure.kind === 'contract') return 'provider_failed';
   if (failure.kind !== 'http' || failure.status === undefined) return 'provider_unavailable';

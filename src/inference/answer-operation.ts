@@ -4,6 +4,7 @@ import { answeredBy, recordServed, replyMeta, startOutcome } from './outcome.js'
 import type { PreparedInference } from './prepare.js';
 import { servedReply, type WholeReply } from './reply.js';
 import { settleOrRefuse, settleUnanswered } from './settlement.js';
+import { recordAnswer } from './endpoint-samples.js';
 import type { InferenceServices } from './services.js';
 
 /**
@@ -30,13 +31,21 @@ export async function answerOperation<Ask, Result>(
   }
   const result = answer.events;
   const recorded = binding.recorded(result);
-  answeredBy(outcome, prepared, answer);
+  answeredBy(services.samples, outcome, prepared, answer);
   outcome.firstContentAt = Date.now();
   outcome.finishReason = recorded.finishReason;
   if (recorded.usage) outcome.usage = recorded.usage;
   if (recorded.upstreamId) outcome.upstreamId = recorded.upstreamId;
   const meta = replyMeta(prepared, answer.attempt);
   const refusal = binding.refuse?.(result, meta);
+  // A result the operation refuses is the provider's error (502): the endpoint failed this attempt.
+  recordAnswer(services.samples, {
+    endpointId: answer.attempt.endpoint.id,
+    startedAt: answer.startedAt,
+    endedAt: outcome.firstContentAt,
+    tokenStream: false,
+    end: refusal ? 'failed' : 'complete',
+  });
   if (refusal) {
     outcome.error = refusal;
     outcome.refused = true;

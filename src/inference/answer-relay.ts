@@ -9,6 +9,7 @@ import type { Answer } from './executor.js';
 import { answeredBy, firstContentMs, markEndedEarly, recordServed, startOutcome } from './outcome.js';
 import type { PreparedInference } from './prepare.js';
 import { settleOrLog, settleUnanswered } from './settlement.js';
+import { recordAnswer } from './endpoint-samples.js';
 import type { InferenceServices } from './services.js';
 
 /** What a binary relay's writer does next. */
@@ -43,7 +44,7 @@ export async function* answerRelay(
     } catch (error) {
       return await settleUnanswered(services, prepared, outcome, error);
     }
-    answeredBy(outcome, prepared, answer);
+    answeredBy(services.samples, outcome, prepared, answer);
     outcome.firstContentAt = Date.now();
     const provider = answer.attempt.endpoint.provider.name;
     observer.streamOpened();
@@ -58,8 +59,15 @@ export async function* answerRelay(
       },
     };
     const failure = yield* relayBody(answer.events, prepared.call.signal);
-    if (failure && !markEndedEarly(outcome, prepared)) outcome.error = failureToError(failure, provider);
-    else if (!failure) markEndedEarly(outcome, prepared);
+    const endedEarly = markEndedEarly(outcome, prepared);
+    if (failure && !endedEarly) outcome.error = failureToError(failure, provider);
+    recordAnswer(services.samples, {
+      endpointId: answer.attempt.endpoint.id,
+      startedAt: answer.startedAt,
+      endedAt: Date.now(),
+      tokenStream: false,
+      end: endedEarly ? 'cut' : failure ? 'failed' : 'complete',
+    });
     outcome.finishReason = outcome.error && !outcome.cancelled ? 'error' : 'stop';
     const charged = outcome.error === undefined || outcome.cancelled === true;
     const cost = await settleOrLog(services, prepared, outcome, charged ? priceCharacters : chargeNothing);

@@ -15,6 +15,9 @@ import { cutByRestartError } from './restart.js';
 import { settleOrLog, unrecordedError } from './settlement.js';
 import type { InferenceServices } from './services.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
+import { recordAnswer } from './endpoint-samples.js';
+import { ToolCallCheck } from './tool-call-check.js';
+import { toolContractOf } from '../core/tool-contract.js';
 
 /** What a stream's writer does next: open the stream, write text, or answer a refusal. */
 export type StreamPart =
@@ -45,13 +48,13 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     try {
       answer = await services.executor.stream(prepared.request, prepared.plan, upstream.signal);
     } catch (error) {
-      outcome.error = error instanceof AllAttemptsFailed ? unansweredError(outcome, error, prepared)
+      outcome.error = error instanceof AllAttemptsFailed ? unansweredError(services.samples, outcome, error, prepared)
         : prepared.call.restart.aborted ? cutByRestartError() : internalError(services, error);
       await settleOrLog(services, prepared, outcome);
       yield refusedPart(outcome.error, dialect, prepared);
       return;
     }
-    answeredBy(outcome, prepared, answer);
+    answeredBy(services.samples, outcome, prepared, answer);
     const meta = replyMeta(prepared, answer.attempt);
     observer.streamOpened();
     opened = true;
@@ -61,7 +64,10 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: outcome.generationId, endpointId: answer.attempt.endpoint.id, meter });
     const opening = writer.open();
     if (opening.length > 0) yield { type: 'text', text: opening };
-    const context: StepContext = { writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal };
+    const context: StepContext = {
+      writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal,
+      toolCalls: ToolCallCheck.of(prepared.request), upstreamFailed: false,
+    };
     // Leaving the loop early (`break`) ends the provider's stream as well.
     for await (const event of answer.events) {
       const text = translate(event, context);
@@ -73,6 +79,17 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
     if (endedEarly) markEndedEarly(outcome, prepared);
     await closeOutcome(outcome, meter, outcome.error !== undefined);
+    recordAnswer(services.samples, {
+      endpointId: answer.attempt.endpoint.id,
+      startedAt: answer.startedAt,
+      endedAt: Date.now(),
+      firstContentAt: meter.firstContentAt,
+      tokenStream: true,
+      completionTokens: outcome.usage?.completionTokens,
+      finish: meter.finish,
+      end: endedEarly ? 'cut' : context.upstreamFailed ? 'failed' : 'complete',
+      toolCall: context.toolCalls?.outcome(toolContractOf(prepared.request) !== undefined),
+    });
     const cost = await settleOrLog(services, prepared, outcome);
     recordServed(services.state, outcome);
     if (outcome.cancelled) return;
@@ -93,6 +110,10 @@ interface StepContext {
   refuse: DialectBinding['refuseOutput'];
   /** The caller's signal: once aborted nothing more is written. */
   signal: AbortSignal;
+  /** Present when the request offers tools: what the answer's tool calls are worth. */
+  toolCalls: ToolCallCheck | undefined;
+  /** Set once the endpoint broke the answer off (an in-band error), as opposed to a refusal or the caller leaving. */
+  upstreamFailed: boolean;
 }
 
 /** The answer ended before its provider stream did: it failed, carried a part the dialect refuses, or the caller left. */
@@ -106,9 +127,11 @@ function translate(event: CoreEvent, context: StepContext): string | typeof ENDE
   const { writer, outcome } = context;
   if (event.type === 'error') {
     outcome.error = failureToError(event.failure, context.provider);
+    context.upstreamFailed = true;
     return ENDED;
   }
   context.meter.observe(event);
+  context.toolCalls?.observe(event);
   const refusal = context.refuse?.(event);
   if (refusal) {
     outcome.error = refusal;

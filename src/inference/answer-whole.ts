@@ -9,6 +9,9 @@ import { answeredBy, closeOutcome, recordServed, replyMeta, startOutcome } from 
 import type { PreparedInference } from './prepare.js';
 import { servedReply, type WholeReply } from './reply.js';
 import { settleOrRefuse, settleUnanswered } from './settlement.js';
+import { recordAnswer } from './endpoint-samples.js';
+import { ToolCallCheck } from './tool-call-check.js';
+import { toolContractOf } from '../core/tool-contract.js';
 import type { InferenceServices } from './services.js';
 
 /**
@@ -27,9 +30,21 @@ export async function answerWhole(services: InferenceServices, prepared: Prepare
   } finally {
     upstream.release();
   }
-  answeredBy(outcome, prepared, answer);
+  answeredBy(services.samples, outcome, prepared, answer);
   const meter = new AnswerMeter();
-  for (const event of answer.events) meter.observe(event);
+  const toolCalls = ToolCallCheck.of(prepared.request);
+  for (const event of answer.events) {
+    meter.observe(event);
+    toolCalls?.observe(event);
+  }
+  recordAnswer(services.samples, {
+    endpointId: answer.attempt.endpoint.id,
+    startedAt: answer.startedAt,
+    endedAt: Date.now(),
+    tokenStream: false,
+    end: 'complete',
+    toolCall: toolCalls?.outcome(toolContractOf(prepared.request) !== undefined),
+  });
   const refusal = refusedOutput(dialect, answer.events);
   if (refusal) {
     outcome.error = refusal;

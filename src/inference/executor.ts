@@ -21,6 +21,8 @@ export interface Answer<Events> {
   events: Events;
   /** Failures of earlier attempts, before this one answered. */
   failures: AttemptFailure[];
+  /** When this attempt was sent (epoch ms): its timings count from here. */
+  startedAt: number;
 }
 
 type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure: UpstreamFailure };
@@ -81,11 +83,12 @@ export class Executor implements InferenceExecutor {
     for (const attempt of plan.attempts) {
       if (signal.aborted) break;
       const adapter = adapterOf(attempt);
+      const startedAt = Date.now();
       const result = adapter
         ? await tryOne(attempt, adapter)
         : { ok: false as const, failure: unsupportedApi(attempt) };
       this.health.record(attempt.endpoint.id, result.ok);
-      if (result.ok) return { attempt, events: result.events, failures };
+      if (result.ok) return { attempt, events: result.events, failures, startedAt };
       failures.push({ attempt, failure: result.failure });
       if (!result.failure.retryable) break;
     }

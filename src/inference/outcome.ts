@@ -6,6 +6,8 @@ import type { PlannedAttempt } from '../core/plan.js';
 import type { ReplyMeta } from '../dialects/shared/reply-meta.js';
 import type { AllAttemptsFailed, Answer } from './executor.js';
 import { clientAbortedError } from './call.js';
+import type { SampleRecorder } from '../stats/endpoint-sample.js';
+import { recordFailedAttempts } from './endpoint-samples.js';
 import { reportAttempts } from './observer.js';
 import type { PreparedInference } from './prepare.js';
 import { cutByRestartError } from './restart.js';
@@ -32,10 +34,14 @@ export function replyMeta(prepared: PreparedInference, attempt: PlannedAttempt):
   };
 }
 
-/** The answer committed: the outcome names the attempt serving it, and the call's observer hears of every attempt. */
-export function answeredBy(outcome: GenerationOutcome, prepared: PreparedInference, answer: Answer<unknown>): void {
+/**
+ * The answer committed: the outcome names the attempt serving it, the call's observer hears of every
+ * attempt, and the failed ones before it are recorded as their endpoints' samples.
+ */
+export function answeredBy(samples: SampleRecorder, outcome: GenerationOutcome, prepared: PreparedInference, answer: Answer<unknown>): void {
   outcome.attempt = answer.attempt;
   reportAttempts(prepared.call.observer, answer.failures, answer.attempt);
+  recordFailedAttempts(samples, answer.failures, prepared.call);
 }
 
 /** Time from the call's start to its first content, when any came. */
@@ -53,18 +59,11 @@ export async function closeOutcome(outcome: GenerationOutcome, meter: AnswerMete
   if (meter.upstreamId) outcome.upstreamId = meter.upstreamId;
 }
 
-/** A served answer feeds session affinity and, for streams, the endpoint's measured timings. */
+/** A served answer feeds session affinity. */
 export function recordServed(state: PipelineEndpointState, outcome: GenerationOutcome): void {
   const endpoint = outcome.attempt?.endpoint;
   if (!endpoint || outcome.error) return;
   if (outcome.request.sessionId !== undefined) state.sessions.remember(outcome.request.sessionId, endpoint.id);
-  if (!outcome.streamed || outcome.firstContentAt === undefined || outcome.cancelled) return;
-  const sample: { ttftMs: number; generationMs: number; completionTokens?: number } = {
-    ttftMs: outcome.firstContentAt - outcome.startedAt,
-    generationMs: Date.now() - outcome.startedAt,
-  };
-  if (outcome.usage?.completionTokens !== undefined) sample.completionTokens = outcome.usage.completionTokens;
-  state.timings.recordStream(endpoint.id, sample);
 }
 
 /**
@@ -87,10 +86,12 @@ export function markEndedEarly(outcome: GenerationOutcome, prepared: PreparedInf
 
 /**
  * The error a request no endpoint answered is recorded with: cut short by a restart, ended by its
- * caller leaving (also marked cancelled), or the endpoints' failures (each told to the call's observer).
+ * caller leaving (also marked cancelled), or the endpoints' failures (each told to the call's observer
+ * and recorded as a sample).
  */
-export function unansweredError(outcome: GenerationOutcome, failed: AllAttemptsFailed, prepared: PreparedInference): GatewayError {
+export function unansweredError(samples: SampleRecorder, outcome: GenerationOutcome, failed: AllAttemptsFailed, prepared: PreparedInference): GatewayError {
   reportAttempts(prepared.call.observer, failed.failures);
+  recordFailedAttempts(samples, failed.failures, prepared.call);
   if (markEndedEarly(outcome, prepared) && outcome.error) return outcome.error;
   return failuresToError(failed.failures);
 }

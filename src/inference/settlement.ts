@@ -11,8 +11,8 @@ export function unrecordedError(): GatewayError {
   return new GatewayError('server_unavailable', 'The answer could not be recorded; repeat the request');
 }
 
-/** The services a settlement uses: the ledger, the log, and the overrun counter it feeds. */
-export type SettlementServices = Pick<InferenceServices, 'ledger' | 'logger' | 'overruns'>;
+/** The services a settlement uses: the ledger, the log, the overrun counter it feeds, and the samples of a request no endpoint answered. */
+export type SettlementServices = Pick<InferenceServices, 'ledger' | 'logger' | 'overruns' | 'samples'>;
 
 /**
  * Settles the generation. When the ledger cannot (database unreachable) the failure is logged and
@@ -75,7 +75,7 @@ export async function settleUnanswered(
     await services.ledger.release(prepared.hold);
     throw error;
   }
-  outcome.error = unansweredError(outcome, error, prepared);
+  outcome.error = unansweredError(services.samples, outcome, error, prepared);
   await settleOrLog(services, prepared, outcome);
   throw outcome.error;
 }

@@ -11,11 +11,17 @@ import type { HttpSettings, Services } from '../http/services.js';
 import { Executor } from '../inference/executor.js';
 import { meteredLimiter } from '../ratelimit/metered-limiter.js';
 import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
+import { CheckVerdicts } from '../stats/check-verdicts.js';
+import { MemoryEndpointHealth } from '../stats/endpoint-health.js';
 import { LiveEndpointState } from '../stats/endpoint-state.js';
+import { createFigureRows } from '../stats/figure-rows.js';
+import { MeasuredEndpointFigures } from '../stats/measured-figures.js';
+import { SessionAffinity } from '../stats/session-affinity.js';
 import { MemoryOverrunCounter } from '../stats/overrun-counter.js';
 import type { Store } from '../store/store.js';
 import { Transport, type TransportSettings, type UpstreamTransport } from '../upstream/transport.js';
 import type { BackgroundTask } from './background.js';
+import { figuresSync } from './figures-sync.js';
 import { holdReconciler } from './hold-reconciler.js';
 import { instanceHeartbeat } from './instance-heartbeat.js';
 import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from './instance-registry.js';
@@ -36,6 +42,13 @@ export interface ServiceInputs {
   upstream?: TransportSettings;
   /** Heartbeat, reaping and checkpoint cadence (defaults: DEFAULT_RECOVERY_SETTINGS). */
   recovery?: Partial<RecoverySettings>;
+  /** The measured figures' clock (default Date.now) and sync interval (default FIGURES_SYNC_MS). */
+  figures?: FiguresOptions;
+}
+
+export interface FiguresOptions {
+  now?: () => number;
+  syncIntervalMs?: number;
 }
 
 export interface BuiltServices {
@@ -58,9 +71,13 @@ export interface BuiltServices {
 export function buildServices(inputs: ServiceInputs): BuiltServices {
   const { store, settings, logger } = inputs;
   const transport = inputs.transport ?? new Transport(inputs.upstream);
-  const state = new LiveEndpointState();
   const recovery = { ...DEFAULT_RECOVERY_SETTINGS, ...inputs.recovery };
   const registry = new InstanceRegistry(store, newInstanceIdentity());
+  const figures = new MeasuredEndpointFigures({
+    ...(inputs.figures?.now && { now: inputs.figures.now }),
+    storage: { rows: createFigureRows(store), instanceId: registry.identity.id },
+  });
+  const state = new LiveEndpointState(new MemoryEndpointHealth(), new CheckVerdicts(), new SessionAffinity(), figures);
   const ledger = createLedger(store, { instanceId: registry.identity.id });
   const overruns = new MemoryOverrunCounter();
   const metrics = new GatewayMetrics(overruns);
@@ -79,6 +96,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     generations: createGenerationReader(store),
     executor: new Executor(transport, state.health),
     state,
+    samples: figures,
     overruns,
     logger,
     limiters: {
@@ -100,6 +118,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
       instanceHeartbeat(registry, { intervalMs: recovery.heartbeatMs, logger }),
       instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger }),
       holdReconciler(ledger, logger),
+      figuresSync(figures, { logger, ...(inputs.figures?.syncIntervalMs !== undefined && { intervalMs: inputs.figures.syncIntervalMs }) }),
     ],
     restart: () => restart.abort(),
     setRateLimits: (limits) => {

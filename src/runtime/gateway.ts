@@ -16,7 +16,7 @@ import { transportSettingsFrom } from '../upstream/transport.js';
 import { ensureDemoKey } from './demo.js';
 import { gatewayLogger } from './gateway-logger.js';
 import { BackgroundTasks } from './background.js';
-import { buildServices } from './build-services.js';
+import { buildServices, type FiguresOptions } from './build-services.js';
 import { startConfigReload } from './config-reload.js';
 import type { RecoverySettings } from './recovery-settings.js';
 import { logMissingCredentials } from './reload-log.js';
@@ -44,6 +44,8 @@ export interface GatewayOptions {
   watch?: boolean;
   /** Heartbeat, reaping of gone instances and checkpoint cadence (see runtime/recovery-settings.ts). */
   recovery?: Partial<RecoverySettings>;
+  /** The measured figures' clock and sync interval (see runtime/build-services.ts). */
+  figures?: FiguresOptions;
 }
 
 export interface RunningGateway {
@@ -93,6 +95,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const http = { ...httpSettingsFrom(settings), ...options.settings };
   const built = buildServices({
     store, catalogue, logger, settings: http, upstream: transportSettingsFrom(settings), ...(options.recovery && { recovery: options.recovery }),
+    ...(options.figures && { figures: options.figures }),
   });
   rollback.push(() => built.close());
   const { services } = built;

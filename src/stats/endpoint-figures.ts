@@ -55,14 +55,3 @@ export const NOT_COMPUTED: MeasuredFigures = Object.freeze({
   toolCallSuccess1d: notComputed<number>(),
   runawayRate1d: notComputed<number>(),
 });
-
-/**
- * The figures while nothing measures them over time windows: the in-memory timings the planner
- * orders by keep no timestamps, so no windowed figure can be stated from them; every figure is
- * reported as not computed rather than invented.
- */
-export class UnmeasuredFigures implements EndpointFigures {
-  figuresOf(): MeasuredFigures {
-    return NOT_COMPUTED;
-  }
-}

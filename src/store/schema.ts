@@ -125,6 +125,24 @@ export interface InstancesTable {
   heartbeat_at: number;
 }
 
+/** One instance's samples of one endpoint over one minute (see migrations/0005-endpoint-figures.ts). */
+export interface EndpointFiguresTable {
+  instance_id: string;
+  endpoint_id: string;
+  /** Minutes since the epoch. */
+  minute: number;
+  attempts: number;
+  failures: number;
+  tool_calls: number;
+  tool_call_failures: number;
+  streams: number;
+  runaways: number;
+  /** Sketches: protobuf in base64, null when empty (or cleared once older than a day). */
+  ttft: string | null;
+  response: string | null;
+  throughput: string | null;
+}
+
 export interface MigrationsTable {
   id: string;
   applied_at: number;
@@ -147,4 +165,5 @@ export interface Database {
   switchyard_migrations: MigrationsTable;
   key_revision: KeyRevisionTable;
   instances: InstancesTable;
+  endpoint_figures: EndpointFiguresTable;
 }

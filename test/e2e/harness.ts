@@ -8,6 +8,7 @@ import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js'
 import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
 import { createAccount } from '../../src/accounts/accounts.js';
 import type { HttpSettings } from '../../src/http/services.js';
+import type { FiguresOptions } from '../../src/runtime/build-services.js';
 
 export interface EndpointSpec {
   provider: string;
@@ -45,6 +46,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Fields replacing or adding to the test providers' own, by provider slug. */
   providers?: Record<string, Record<string, unknown>>;
+  /** The measured figures' clock and sync interval (default the real clock, every 10 s). */
+  figures?: FiguresOptions;
 }
 
 export interface Harness {
@@ -115,6 +118,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     logger: options.logger ?? pino({ level: 'silent' }),
     settings: options.settings ?? {},
     ...(options.env && { env: options.env }),
+    ...(options.figures && { figures: options.figures }),
   });
   const account = await createAccount(gateway.store, { name: 'e2e', creditsUsd: options.credits ?? '10' });
   const baseUrl = `${gateway.url}/api/v1`;

@@ -7,11 +7,12 @@ export type Verdict = 'pass' | 'fail' | undefined;
 
 /** Live state the planner reads beside the catalogue; no I/O behind it. */
 export interface EndpointStateView {
+  /** False after a run of failures, or while the measured uptime of the last five minutes is low. */
   isHealthy(endpointId: string): boolean;
   verdict(endpointId: string, capability: string): Verdict;
-  /** Median completion tokens per second over recent streams; null until measured. */
+  /** Median completion tokens per second of the measured figures (`throughput_last_30m`, else `_1d`); null until gated. */
   throughput(endpointId: string): number | null;
-  /** Median seconds to first token over recent streams; null until measured. */
+  /** Median seconds to first token of the measured figures (`latency_last_30m`, else `ttft_last_1d`); null until gated. */
   latency(endpointId: string): number | null;
   /** The endpoint that last served this conversation. */
   affinity(sessionId: string): string | undefined;

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import type { KeyContext } from '../../../src/accounts/types.js';
 import { parseUsd } from '../../../src/billing/money.js';
 import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints, GenerationRecord, Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
-import type { CoreEvent } from '../../../src/core/events.js';
+import type { CoreEvent, UpstreamFailure } from '../../../src/core/events.js';
 import type { Plan } from '../../../src/core/plan.js';
 import type { CoreRequest } from '../../../src/core/request.js';
 import { chatDialect } from '../../../src/dialects/chat/binding.js';
@@ -12,6 +12,7 @@ import { AllAttemptsFailed, type Answer, type InferenceExecutor } from '../../..
 import { prepareInference } from '../../../src/inference/prepare.js';
 import type { InferenceServices } from '../../../src/inference/services.js';
 import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
+import type { EndpointSample, SampleRecorder } from '../../../src/stats/endpoint-sample.js';
 import { MemoryOverrunCounter } from '../../../src/stats/overrun-counter.js';
 import { catalogueOf, endpoint, model } from '../../fixtures/planner/catalogue-yaml.js';
 import { RecordingObserver } from './recording-observer.js';
@@ -89,7 +90,7 @@ class ScriptedExecutor implements InferenceExecutor {
     if ('fails' in this.script) throw await this.script.fails(plan, signal);
     const attempt = plan.attempts[0];
     if (!attempt) throw new Error('empty plan');
-    return { attempt, events: this.marked(this.script.events(signal)), failures: [] };
+    return { attempt, events: this.marked(this.script.events(signal)), failures: [], startedAt: Date.now() };
   }
 
   private async *marked(events: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
@@ -139,22 +140,33 @@ interface Run {
   caller: AbortController;
   restart: AbortController;
   observer: RecordingObserver;
+  samples: RecordingSamples;
   parts: AsyncGenerator<StreamPart>;
 }
 
 async function start(script: StreamScript, checkpoints = new RecordingCheckpoints()): Promise<Run> {
   const ledger = new RecordingLedger();
   const executor = new ScriptedExecutor(script);
+  const samples = new RecordingSamples();
   const services: InferenceServices = {
     catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, checkpoints, executor,
-    overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }),
+    overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }), samples,
   };
   const caller = new AbortController();
   const restart = new AbortController();
   const observer = new RecordingObserver();
   const call = { key: KEY, generationId: 'gen-1', signal: caller.signal, restart: restart.signal, observer };
   const prepared = await prepareInference(services, call, REQUEST);
-  return { ledger, checkpoints, executor, caller, restart, observer, parts: answerStream(services, prepared, chatDialect) };
+  return { ledger, checkpoints, executor, caller, restart, observer, samples, parts: answerStream(services, prepared, chatDialect) };
+}
+
+/** Every sample recorded, with its endpoint. */
+class RecordingSamples implements SampleRecorder {
+  readonly recorded: Array<{ endpointId: string } & EndpointSample> = [];
+
+  record(endpointId: string, sample: EndpointSample): void {
+    this.recorded.push({ endpointId, ...sample });
+  }
 }
 
 /** The `data:` payloads of the text parts, `[DONE]` as is, the rest parsed. */
@@ -265,6 +277,59 @@ describe('what the call observer hears of a stream', () => {
     });
     await collect(run.parts);
     expect(run.observer.heard).toEqual(['failed alpha/acme/chat http failover', 'failed alpha/acme/chat timeout']);
+  });
+});
+
+describe('what a stream records for its endpoint\'s figures', () => {
+  const failedAttempts = (failures: UpstreamFailure[]) => async (plan: Plan) => {
+    const attempt = plan.attempts[0];
+    if (!attempt) throw new Error('empty plan');
+    return new AllAttemptsFailed(failures.map((failure) => ({ attempt, failure })));
+  };
+
+  it('a complete stream: answered, with its time to first token and whole time, not cut by the ceiling', async () => {
+    const run = await start({ events: () => scripted(ANSWER) });
+    await collect(run.parts);
+    expect(run.samples.recorded).toHaveLength(1);
+    const sample = run.samples.recorded[0];
+    expect(sample).toMatchObject({ endpointId: 'alpha/acme/chat', ok: true, runaway: false });
+    expect(sample?.ttftSeconds).toBeGreaterThanOrEqual(0);
+    expect(sample?.responseSeconds).toBeGreaterThanOrEqual(sample?.ttftSeconds ?? 0);
+    // two completion tokens are too few for a throughput sample
+    expect(sample?.tokensPerSecond).toBeUndefined();
+  });
+
+  it('a stream its caller left says nothing of the endpoint\'s uptime', async () => {
+    const run = await start({ events: () => scripted([...ANSWER.slice(0, 3), { type: 'text.delta', index: 0, text: ' and more' }, ...ANSWER.slice(3)]) });
+    for await (const part of run.parts) if (part.type === 'text' && part.text.includes('Hel')) run.caller.abort();
+    expect(run.samples.recorded).toHaveLength(1);
+    expect(run.samples.recorded[0]?.ok).toBeUndefined();
+    expect(run.samples.recorded[0]?.responseSeconds).toBeUndefined();
+  });
+
+  it('a stream its endpoint broke off is that endpoint\'s failure', async () => {
+    const broken: CoreEvent = { type: 'error', failure: { kind: 'incomplete', retryable: true, providerMessage: 'closed early' } };
+    const run = await start({ events: () => scripted([...ANSWER.slice(0, 3), broken]) });
+    await collect(run.parts);
+    expect(run.samples.recorded).toEqual([expect.objectContaining({ endpointId: 'alpha/acme/chat', ok: false })]);
+  });
+
+  it('failed attempts count against their endpoint, except a rejection of the request itself', async () => {
+    const run = await start({
+      fails: failedAttempts([
+        { kind: 'http', status: 503, retryable: true },
+        { kind: 'http', status: 400, retryable: true, providerMessage: 'unknown parameter' },
+        { kind: 'timeout', retryable: true },
+      ]),
+    });
+    await collect(run.parts);
+    expect(run.samples.recorded).toEqual([{ endpointId: 'alpha/acme/chat', ok: false }, { endpointId: 'alpha/acme/chat', ok: false }]);
+  });
+
+  it('an answer in prose where a tool call was required: the endpoint was up, its tool call failed', async () => {
+    const run = await start({ fails: failedAttempts([{ kind: 'contract', retryable: true }]) });
+    await collect(run.parts);
+    expect(run.samples.recorded).toEqual([{ endpointId: 'alpha/acme/chat', ok: true, toolCall: false }]);
   });
 });
 

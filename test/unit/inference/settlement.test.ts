@@ -44,7 +44,7 @@ async function settleChat(usage: (estimate: number) => CoreUsage) {
   const call = { key: KEY, generationId: 'gen-1', signal: new AbortController().signal, restart: new AbortController().signal, observer: new RecordingObserver() };
   const prepared = await prepareInference({ catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger }, call, chatRequest({ maxTokens: 10 }));
   const outcome = { ...startOutcome(prepared, false), attempt: prepared.plan.attempts[0], usage: usage(prepared.promptTokens) };
-  const usd = await settleOrLog({ ledger, logger, overruns }, prepared, outcome);
+  const usd = await settleOrLog({ ledger, logger, overruns, samples: { record: () => undefined } }, prepared, outcome);
   return { usd, lines, overruns, record: ledger.settled[0], prepared };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
 import { chatCatalogue, endpoint } from '../../../fixtures/planner/catalogue-yaml.js';
-import { degrade, measure } from '../../../fixtures/planner/measurements.js';
+import { degrade, measuredState } from '../../../fixtures/planner/measurements.js';
 import { chatRequest, refusalOf, routedIds } from '../../../fixtures/planner/planning.js';
 
 const ALPHA = 'alpha/acme/chat';
@@ -38,9 +38,18 @@ describe('default order: a price-aware choice among healthy endpoints', () => {
     expect(routedIds(catalogue, chatRequest(), { state })).toEqual([GAMMA, ALPHA, BETA]);
   });
 
-  test('measured speed does not reorder the default', () => {
-    const state = new LiveEndpointState();
-    measure(state, ALPHA, { ttftMs: 50, tokensPerSecond: 500 });
+  test('an endpoint whose measured uptime over the last five minutes is below 80% goes after the others', async () => {
+    const state = await measuredState({}, { [BETA]: { ok: 7, failed: 3 }, [GAMMA]: { ok: 8, failed: 2 } });
+    expect(routedIds(catalogue, chatRequest(), { state })).toEqual([GAMMA, ALPHA, BETA]);
+  });
+
+  test('an uptime measured on fewer than 10 attempts does not reorder the default', async () => {
+    const state = await measuredState({}, { [BETA]: { ok: 0, failed: 9 } });
+    expect(routedIds(catalogue, chatRequest(), { state })).toEqual([BETA, GAMMA, ALPHA]);
+  });
+
+  test('measured speed does not reorder the default', async () => {
+    const state = await measuredState({ [ALPHA]: { ttftMs: 50, tokensPerSecond: 500 } });
     expect(routedIds(catalogue, chatRequest(), { state })).toEqual([BETA, GAMMA, ALPHA]);
   });
 

@@ -1,7 +1,7 @@
-import { describe, expect, test } from 'vitest';
-import { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
 import { catalogueOf, chatCatalogue, endpoint, model } from '../../../fixtures/planner/catalogue-yaml.js';
-import { measure } from '../../../fixtures/planner/measurements.js';
+import { measuredState } from '../../../fixtures/planner/measurements.js';
 import { chatRequest, planOf, refusalOf, rejectionsOf, routedIds } from '../../../fixtures/planner/planning.js';
 
 const ALPHA = 'alpha/acme/chat';
@@ -97,10 +97,14 @@ describe('model id suffixes', () => {
     endpoint('beta', { pricing: CHEAP }),
     endpoint('gamma', { pricing: { prompt: '0.000001', completion: '0.000002' } }),
   );
-  const state = new LiveEndpointState();
-  measure(state, ALPHA, { ttftMs: 300, tokensPerSecond: 200 });
-  measure(state, BETA, { ttftMs: 200, tokensPerSecond: 20 });
-  measure(state, GAMMA, { ttftMs: 100, tokensPerSecond: 80 });
+  let state: LiveEndpointState;
+  beforeAll(async () => {
+    state = await measuredState({
+      [ALPHA]: { ttftMs: 300, tokensPerSecond: 200 },
+      [BETA]: { ttftMs: 200, tokensPerSecond: 20 },
+      [GAMMA]: { ttftMs: 100, tokensPerSecond: 80 },
+    });
+  });
 
   test(':nitro orders by measured throughput, fastest first, and keeps the suffix in the reply id', () => {
     const attempts = planOf(catalogue, chatRequest({ models: ['acme/chat:nitro'] }), { state }).attempts;

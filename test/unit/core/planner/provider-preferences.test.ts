@@ -1,7 +1,7 @@
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
 import { chatCatalogue, endpoint } from '../../../fixtures/planner/catalogue-yaml.js';
-import { degrade, measure } from '../../../fixtures/planner/measurements.js';
+import { degrade, measuredState } from '../../../fixtures/planner/measurements.js';
 import { chatRequest, refusalOf, rejectionsOf, routedIds } from '../../../fixtures/planner/planning.js';
 
 const ALPHA = 'alpha/acme/chat';
@@ -112,9 +112,10 @@ describe('provider.quantizations', () => {
 });
 
 describe('provider.sort', () => {
-  const state = new LiveEndpointState();
-  measure(state, ALPHA, { ttftMs: 100, tokensPerSecond: 30 });
-  measure(state, GAMMA, { ttftMs: 400, tokensPerSecond: 90 });
+  let state: LiveEndpointState;
+  beforeAll(async () => {
+    state = await measuredState({ [ALPHA]: { ttftMs: 100, tokensPerSecond: 30 }, [GAMMA]: { ttftMs: 400, tokensPerSecond: 90 } });
+  });
 
   test('price puts the cheapest endpoint for this request first', () => {
     expect(routedIds(catalogue, chatRequest({ provider: { sort: 'price' } }), { state })).toEqual([BETA, GAMMA, ALPHA]);
@@ -134,9 +135,8 @@ describe('provider.sort', () => {
     expect(routedIds(catalogue, chatRequest({ provider: { sort: 'price' } }), { state: failing })).toEqual([GAMMA, ALPHA, BETA]);
   });
 
-  test('a sort replaces session affinity', () => {
-    const affine = new LiveEndpointState();
-    measure(affine, ALPHA, { ttftMs: 100, tokensPerSecond: 30 });
+  test('a sort replaces session affinity', async () => {
+    const affine = await measuredState({ [ALPHA]: { ttftMs: 100, tokensPerSecond: 30 } });
     affine.sessions.remember('conversation-1', GAMMA);
     expect(routedIds(catalogue, chatRequest({ sessionId: 'conversation-1', provider: { sort: 'latency' } }), { state: affine })[0]).toBe(ALPHA);
   });

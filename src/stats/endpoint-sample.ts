@@ -1,0 +1,37 @@
+/**
+ * What one upstream attempt tells about its endpoint (DESIGN §8 "Measured figures"). Each member
+ * is measured only where it applies; an absent member is not measured, never 0.
+ */
+export interface EndpointSample {
+  /**
+   * Whether the attempt counts for uptime, and how: `true` the endpoint answered, `false` it failed
+   * (an error status other than a rejection of the request itself, a timeout, a connection or
+   * protocol failure, a stream that broke off). Absent: the attempt says nothing of the endpoint
+   * (the caller left, the instance restarted, the endpoint rejected the request as malformed).
+   */
+  ok?: boolean;
+  /** Seconds from the attempt's start to its first content; streamed answers only. */
+  ttftSeconds?: number;
+  /** Seconds from the attempt's start to the end of a complete answer. */
+  responseSeconds?: number;
+  /** Completion tokens per second after the first token; streams of at least 16 completion tokens only. */
+  tokensPerSecond?: number;
+  /** A request offering tools answered with tool calls (or owing one): whether they were well-formed. */
+  toolCall?: boolean;
+  /** A complete streamed answer: whether the output ceiling cut it before a natural stop. */
+  runaway?: boolean;
+}
+
+/** Where samples go; recording is on the hot path of every attempt, so it must stay cheap. */
+export interface SampleRecorder {
+  record(endpointId: string, sample: EndpointSample): void;
+}
+
+/** Throughput samples need at least this many completion tokens (spec 02 "Limits"). */
+export const MIN_THROUGHPUT_TOKENS = 16;
+
+/** Tokens per second after the first token, when the stream qualifies as a throughput sample. */
+export function streamThroughput(completionTokens: number | undefined, streamMs: number): number | undefined {
+  if (completionTokens === undefined || completionTokens < MIN_THROUGHPUT_TOKENS || streamMs <= 0) return undefined;
+  return completionTokens / (streamMs / 1000);
+}
