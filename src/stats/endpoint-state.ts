@@ -17,10 +17,6 @@ export class LiveEndpointState implements EndpointStateView {
     return this.health.isHealthy(endpointId);
   }
 
-  verdict(endpointId: string, capability: string): 'pass' | 'fail' | undefined {
-    return this.verdicts.verdict(endpointId, capability);
-  }
-
   throughput(endpointId: string): number | null {
     return this.timings.throughput(endpointId);
   }

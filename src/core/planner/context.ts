@@ -1,14 +1,11 @@
 import type { Catalogue, EndpointEntry, ModelEntry } from '../../catalogue/types.js';
+import type { CapabilityVerdictView } from '../capability-checks.js';
 import type { CoreRequest, ProviderPreferences } from '../request.js';
 import type { RequestFacts } from '../request-facts.js';
-
-/** The latest check verdict on one capability of an endpoint; undefined when never checked. */
-export type Verdict = 'pass' | 'fail' | undefined;
 
 /** Live state the planner reads beside the catalogue; no I/O behind it. */
 export interface EndpointStateView {
   isHealthy(endpointId: string): boolean;
-  verdict(endpointId: string, capability: string): Verdict;
   /** Median completion tokens per second over recent streams; null until measured. */
   throughput(endpointId: string): number | null;
   /** Median seconds to first token over recent streams; null until measured. */
@@ -23,6 +20,8 @@ export type ModelVariant = 'free' | 'nitro' | 'floor' | null;
 export interface PlannerInput {
   catalogue: Catalogue;
   state: EndpointStateView;
+  /** The latest capability checks: a promise whose check failed is withheld (rules 1, 4, 5, 10; dispatch). */
+  verdicts: CapabilityVerdictView;
   request: CoreRequest;
   /** Workspace routing defaults; explicit request preferences win key by key. */
   workspaceDefaults?: ProviderPreferences;
