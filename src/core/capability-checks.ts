@@ -1,4 +1,4 @@
-import type { ReasoningEffort } from '../catalogue/types.js';
+import { REASONING_EFFORTS, type ReasoningEffort } from '../catalogue/types.js';
 
 /**
  * A declared promise a check verifies (spec 01 rules 1, 4, 5, 10 and call-ready dispatch): tools,
@@ -70,4 +70,13 @@ export function refutedEfforts(
 /** A routing rejection naming the failed check and what it saw. */
 export function failedCheckReason(what: string, failed: CheckObservation): string {
   return `${what}: its latest check failed (${failed.detail})`;
+}
+
+const PLAIN_CAPABILITIES: readonly string[] = ['tools', 'structured_outputs', 'tool_call_dispatch', 'reasoning_none'];
+
+/** Whether a stored name is a capability this version checks (a newer instance may know more). */
+export function isCapability(name: string): name is Capability {
+  if (PLAIN_CAPABILITIES.includes(name)) return true;
+  if (name.startsWith('reasoning_effort:')) return (REASONING_EFFORTS as readonly string[]).includes(name.slice('reasoning_effort:'.length));
+  return name.startsWith('input:') && name.length > 'input:'.length;
 }

@@ -125,6 +125,17 @@ export interface InstancesTable {
   heartbeat_at: number;
 }
 
+/** The latest capability check of one endpoint and capability (see prober/). */
+export interface CapabilityChecksTable {
+  endpoint_id: string;
+  capability: string;
+  passed: Flag;
+  serving_revision: string;
+  probe_version: number;
+  checked_at: number;
+  detail: string;
+}
+
 export interface MigrationsTable {
   id: string;
   applied_at: number;
@@ -147,4 +158,5 @@ export interface Database {
   switchyard_migrations: MigrationsTable;
   key_revision: KeyRevisionTable;
   instances: InstancesTable;
+  capability_checks: CapabilityChecksTable;
 }

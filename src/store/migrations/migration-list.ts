@@ -2,7 +2,9 @@ import { coreMigration } from './0001-core.js';
 import { keyRevisionMigration } from './0002-key-revision.js';
 import { uncollectedMigration } from './0003-uncollected.js';
 import { instancesMigration } from './0004-instances.js';
+import { capabilityChecksMigration } from './0006-capability-checks.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it is applied. Append only. */
-export const MIGRATIONS: readonly Migration[] = [coreMigration, keyRevisionMigration, uncollectedMigration, instancesMigration];
+export const MIGRATIONS: readonly Migration[] = [coreMigration, keyRevisionMigration, uncollectedMigration, instancesMigration,
+  capabilityChecksMigration];
