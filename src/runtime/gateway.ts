@@ -17,6 +17,8 @@ import { ensureDemoKey } from './demo.js';
 import { gatewayLogger } from './gateway-logger.js';
 import { BackgroundTasks } from './background.js';
 import { buildServices } from './build-services.js';
+import { buildProber, capabilityCheckTasks, proberSettingsFrom } from './capability-checks.js';
+import type { CheckOutcome } from '../prober/prober.js';
 import { startConfigReload } from './config-reload.js';
 import type { RecoverySettings } from './recovery-settings.js';
 import { logMissingCredentials } from './reload-log.js';
@@ -46,6 +48,14 @@ export interface GatewayOptions {
   recovery?: Partial<RecoverySettings>;
 }
 
+/** What the capability checks of a running gateway offer beside their background task. */
+export interface GatewayChecks {
+  /** Runs every check now (what `switchyard probe` does) and resolves with the outcomes. */
+  runAll(): Promise<CheckOutcome[]>;
+  /** Reads the verdicts stored since the last read, as the instance does every minute. */
+  refresh(): Promise<void>;
+}
+
 export interface RunningGateway {
   url: string;
   app: FastifyInstance;
@@ -56,6 +66,7 @@ export interface RunningGateway {
   demoKey?: { key: string; created: boolean };
   simulator?: RunningSimulator;
   store: Store;
+  checks: GatewayChecks;
   /** Reads the config file again (what SIGHUP does); resolves once the outcome is logged. */
   reload(trigger?: ReloadTrigger): Promise<void>;
   close(): Promise<void>;
@@ -98,7 +109,8 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const { services } = built;
   const demoKey = simulator ? await ensureDemoKey(store, services.keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
   const background = new BackgroundTasks(logger);
-  await background.start(built.tasks);
+  const prober = buildProber({ store, services, logger, attempts: built.metrics });
+  await background.start([...built.tasks, ...capabilityCheckTasks(prober, { catalogue, settings: proberSettingsFrom(settings), logger })]);
   rollback.push(() => background.stop());
   const applyLive = (next: Settings) => built.setRateLimits({ ...httpSettingsFrom(next), ...options.settings }.rateLimits);
   const configReload = startConfigReload(
@@ -117,6 +129,10 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
     services,
     instanceId: built.instance.id,
     store,
+    checks: {
+      runAll: () => prober.run(catalogue.current(), { signal: services.restart }),
+      refresh: () => prober.refresh(),
+    },
     reload: (trigger = 'SIGHUP') => configReload.reload(trigger),
     async close() {
       // The restart drain: from now on new requests, on new connections or kept-alive ones, get the
