@@ -160,7 +160,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   return running;
 }
 
-function demoCatalogue(simulatorUrl: string) {
+export function demoCatalogue(simulatorUrl: string) {
   const result: CatalogueResult = parseCatalogueText(demoCatalogueYaml(simulatorUrl), 'demo catalogue');
   if (result.ok) return result.catalogue;
   throw new Error(`the demo catalogue has problems:\n${result.problems.map(formatProblem).join('\n')}`);
