@@ -95,7 +95,7 @@ async function finish(
 }
 
 /** What a hold released without a record leaves: its generation, ended by a fault of the service. */
-function unservedRecord(held: Hold, at: Date): GenerationRecord {
+export function unservedRecord(held: Hold, at: Date): GenerationRecord {
   return closedPendingRecord(held.pending, {
     error: { status: ERROR_CODES.server.status, message: INTERNAL_ERROR_MESSAGE },
     finishedAt: at.getTime(),

@@ -8,7 +8,8 @@ const GROUPS = groupNames();
 
 /**
  * The optional top-level `settings:` block: what it sets, each value checked with its path
- * (`settings.rate_limits.per_key_per_minute: must be a positive integer`). Unknown keys are problems.
+ * (`settings.rate_limits.per_key_per_minute: must be a positive integer`, `settings.prober.enabled:
+ * must be true or false`). Unknown keys are problems.
  */
 export function readSettings(root: MappingReader): SettingsPatch {
   const block = root.mapping('settings', [...GROUPS.keys()], true);
@@ -29,8 +30,16 @@ export function readSettings(root: MappingReader): SettingsPatch {
 
 function readSetting(fields: MappingReader, key: string, name: SettingName, patch: Record<string, unknown>): void {
   if (!fields.has(key)) return;
-  const value = SETTING_TABLE[name].kind === 'count' ? readCount(fields, key) : readAddresses(fields, key);
+  const kind = SETTING_TABLE[name].kind;
+  const value = kind === 'count' ? readCount(fields, key) : kind === 'flag' ? readFlag(fields, key) : readAddresses(fields, key);
   if (value !== null) patch[name] = value;
+}
+
+function readFlag(fields: MappingReader, key: string): boolean | null {
+  const value = fields.raw(key);
+  if (typeof value === 'boolean') return value;
+  fields.problem(key, 'must be true or false');
+  return null;
 }
 
 function readCount(fields: MappingReader, key: string): number | null {

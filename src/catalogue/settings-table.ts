@@ -5,9 +5,9 @@
  * environment reader, the reload and the README's settings table all follow this one table.
  */
 interface SettingSpec {
-  /** `count`: a positive integer (requests, bytes, connections, milliseconds). `addresses`: IPs and CIDRs. */
-  kind: 'count' | 'addresses';
-  fallback: number | readonly string[];
+  /** `count`: a positive integer (requests, bytes, connections, milliseconds). `addresses`: IPs and CIDRs. `flag`: true or false. */
+  kind: 'count' | 'addresses' | 'flag';
+  fallback: number | readonly string[] | boolean;
   env?: string;
   live: boolean;
 }
@@ -27,11 +27,13 @@ export const SETTING_TABLE = {
   'upstream.idle_timeout_ms': { kind: 'count', fallback: 180_000, live: false },
   'upstream.connections_per_origin': { kind: 'count', fallback: 256, env: 'SWITCHYARD_UPSTREAM_CONNECTIONS', live: false },
   'database.pool_size': { kind: 'count', fallback: 10, env: 'SWITCHYARD_DATABASE_POOL_SIZE', live: false },
+  'prober.enabled': { kind: 'flag', fallback: true, live: false },
+  'prober.interval_minutes': { kind: 'count', fallback: 60, live: false },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTING_TABLE;
 
-type ValueOf<Spec> = Spec extends { kind: 'addresses' } ? readonly string[] : number;
+type ValueOf<Spec> = Spec extends { kind: 'addresses' } ? readonly string[] : Spec extends { kind: 'flag' } ? boolean : number;
 
 /** Every setting's value. */
 export type Settings = { [Name in SettingName]: ValueOf<(typeof SETTING_TABLE)[Name]> };

@@ -4,6 +4,7 @@ import { registerServeCommand } from './serve.js';
 import { registerAdminCommands } from './admin.js';
 import { registerSimCommand } from './sim.js';
 import { registerCatalogueCommands } from './catalogue.js';
+import { registerProbeCommand } from './probe.js';
 
 /** Exit codes: 0 done; 1 the command failed (e.g. `catalogue check` found problems); 2 bad usage or start-up. */
 export const EXIT_FAILURE = 1;
@@ -19,6 +20,7 @@ export async function main(argv: string[]): Promise<void> {
   registerAdminCommands(program);
   registerSimCommand(program);
   registerCatalogueCommands(program);
+  registerProbeCommand(program);
   await program.parseAsync(argv);
 }
 

@@ -1,4 +1,5 @@
 import type { CoreRequest } from '../core/request.js';
+import type { CapabilityVerdictView } from '../core/capability-checks.js';
 import { GatewayError } from '../core/errors.js';
 import type { Hold, HoldRequest, Ledger } from '../billing/types.js';
 import { generationRecord } from '../billing/generation-record.js';
@@ -31,6 +32,8 @@ export interface PrepareOptions {
   facts?: RequestFacts;
   /** The prompt estimate to record when it is not the planned one (several calls summed). */
   recordedPromptTokens?: number;
+  /** The capability checks routing obeys; default the live ones (a probe plans with its own). */
+  verdicts?: CapabilityVerdictView;
 }
 
 /**
@@ -49,6 +52,7 @@ export async function prepareInference(
   const outcome = planRequest({
     catalogue: services.catalogue.current(),
     state: services.state,
+    verdicts: options.verdicts ?? services.state.verdicts,
     request,
     facts,
     ...(key.routingDefaults && { workspaceDefaults: key.routingDefaults }),

@@ -8,7 +8,7 @@ import type { OverrunCounter } from '../stats/overrun-counter.js';
 import type { InferenceExecutor } from './executor.js';
 
 /** Live endpoint state as the pipeline uses it: the planner's view, and what a served answer feeds. */
-export type PipelineEndpointState = EndpointStateView & Pick<LiveEndpointState, 'sessions'>;
+export type PipelineEndpointState = EndpointStateView & Pick<LiveEndpointState, 'sessions' | 'verdicts'>;
 
 /** The slice of services the request pipeline needs; the HTTP routes, batches and the prober hand it in. */
 export interface InferenceServices {

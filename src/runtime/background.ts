@@ -35,14 +35,16 @@ export class BackgroundTasks {
 }
 
 /**
- * A task that runs `round` once at start and then every `intervalMs`, one round at a time; a failed
- * round is logged and the next one runs as planned.
+ * A task that runs `round` once at start (unless `firstRoundAtStart` is false: then only after the
+ * first interval) and then every `intervalMs`, one round at a time; a failed round is logged and
+ * the next one runs as planned.
  */
 export function periodicTask(options: {
   name: string;
   intervalMs: number;
   round: () => Promise<void>;
   logger: Pick<Logger, 'error'>;
+  firstRoundAtStart?: boolean;
 }): BackgroundTask {
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
@@ -53,7 +55,7 @@ export function periodicTask(options: {
   return {
     name: options.name,
     async start() {
-      await options.round();
+      if (options.firstRoundAtStart !== false) await options.round();
       timer = setInterval(() => {
         void current.then(run);
       }, options.intervalMs);

@@ -17,6 +17,8 @@ import { ensureDemoKey } from './demo.js';
 import { gatewayLogger } from './gateway-logger.js';
 import { BackgroundTasks } from './background.js';
 import { buildServices, type FiguresOptions } from './build-services.js';
+import { buildProber, capabilityCheckTasks, proberSettingsFrom } from './capability-checks.js';
+import type { CheckOutcome } from '../prober/prober.js';
 import { startConfigReload } from './config-reload.js';
 import type { RecoverySettings } from './recovery-settings.js';
 import { logMissingCredentials } from './reload-log.js';
@@ -48,6 +50,14 @@ export interface GatewayOptions {
   figures?: FiguresOptions;
 }
 
+/** What the capability checks of a running gateway offer beside their background task. */
+export interface GatewayChecks {
+  /** Runs every check now (what `switchyard probe` does) and resolves with the outcomes. */
+  runAll(): Promise<CheckOutcome[]>;
+  /** Reads the verdicts stored since the last read, as the instance does every minute. */
+  refresh(): Promise<void>;
+}
+
 export interface RunningGateway {
   url: string;
   app: FastifyInstance;
@@ -58,6 +68,7 @@ export interface RunningGateway {
   demoKey?: { key: string; created: boolean };
   simulator?: RunningSimulator;
   store: Store;
+  checks: GatewayChecks;
   /** Reads the config file again (what SIGHUP does); resolves once the outcome is logged. */
   reload(trigger?: ReloadTrigger): Promise<void>;
   close(): Promise<void>;
@@ -101,7 +112,8 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const { services } = built;
   const demoKey = simulator ? await ensureDemoKey(store, services.keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
   const background = new BackgroundTasks(logger);
-  await background.start(built.tasks);
+  const prober = buildProber({ store, services, logger, attempts: built.metrics });
+  await background.start([...built.tasks, ...capabilityCheckTasks(prober, { catalogue, settings: proberSettingsFrom(settings), logger })]);
   rollback.push(() => background.stop());
   const applyLive = (next: Settings) => built.setRateLimits({ ...httpSettingsFrom(next), ...options.settings }.rateLimits);
   const configReload = startConfigReload(
@@ -120,6 +132,10 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
     services,
     instanceId: built.instance.id,
     store,
+    checks: {
+      runAll: () => prober.run(catalogue.current(), { signal: services.restart }),
+      refresh: () => prober.refresh(),
+    },
     reload: (trigger = 'SIGHUP') => configReload.reload(trigger),
     async close() {
       // The restart drain: from now on new requests, on new connections or kept-alive ones, get the
@@ -147,7 +163,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   return running;
 }
 
-function demoCatalogue(simulatorUrl: string) {
+export function demoCatalogue(simulatorUrl: string) {
   const result: CatalogueResult = parseCatalogueText(demoCatalogueYaml(simulatorUrl), 'demo catalogue');
   if (result.ok) return result.catalogue;
   throw new Error(`the demo catalogue has problems:\n${result.problems.map(formatProblem).join('\n')}`);

@@ -101,6 +101,8 @@ export const SETTERS = {
   retry_after: (b, v) => count('retry_after', v, () => { b.retryAfter = v; }),
   refuse_param: (b, v) => named('refuse_param', v, (name) => { b.refuseParam = name; }),
   require_param: (b, v) => named('require_param', v, (name) => { b.requireParam = name; }),
+  refuse_input: (b, v) => named('refuse_input', v, (modality) => { b.refuseInput = modality; }),
+  follow_schema: (b, v) => flag('follow_schema', v, () => { b.followSchema = true; }),
   tools: (b, v) => flag('tools', v, () => { b.tools = true; }),
   tool_calls: (b, v) => {
     if (v === undefined || !COUNT.test(v) || Number(v) < 1 || Number(v) > MAX_TOOL_CALLS) return `tool_calls needs a count from 1 to ${MAX_TOOL_CALLS}, got ${v ?? 'nothing'}`;

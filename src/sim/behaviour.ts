@@ -11,6 +11,7 @@ export function defaultBehaviour(): SimBehaviour {
     interleave: false, prose: false,
     echo: false, usage: true, errorStatus: undefined, retryAfter: undefined, failAfter: undefined,
     disconnectAfter: undefined, malformedAfter: undefined, refuseParam: undefined, requireParam: undefined,
+    refuseInput: undefined, followSchema: false,
     reasoning: undefined, reasoningOnNone: false, encrypted: false, image: undefined, imageOnly: false,
     audioSeconds: undefined, promptTokens: undefined, cached: undefined, cacheWrite: undefined, dispatch: undefined, refusal: false,
     nativeFinish: undefined, answer: undefined, top: undefined, labels: false,

@@ -31,7 +31,7 @@ async function replyFailure(res: ServerResponse, behaviour: SimBehaviour, status
   sendError(res, status, `simulated failure ${status}`, { headers });
 }
 
-/** refuse_param and require_param: answers 400 and returns false when the body breaks either. */
+/** refuse_param, require_param and refuse_input: answers 400 and returns false when the body breaks one. */
 function checkParams(res: ServerResponse, body: Record<string, unknown>, behaviour: SimBehaviour): boolean {
   const problem = paramProblem(body, behaviour);
   if (problem) sendError(res, 400, problem.message, { param: problem.param, code: problem.code });

@@ -11,6 +11,7 @@ import { replyToken } from './reply-token.js';
 import { cutAtStop, requestedStops } from './stop-sequences.js';
 import { planLogprobs, type LogprobEntry } from './logprobs-plan.js';
 import { withLabelAnswer } from './label-answer.js';
+import { requestedSchema, schemaInstance } from './schema-instance.js';
 
 export type { ToolCallPlan } from './tool-call-plan.js';
 
@@ -74,7 +75,8 @@ function textAnswer({ body, behaviour, sequence, created }: PlanInput): Answer {
   const media = { refusal: undefined, toolCalls: [], image, audio };
   if (behaviour.imageOnly && image) return { ...media, content: [], finishReason: 'stop', tokens: 0 };
   if (behaviour.echo) return { ...media, content: [JSON.stringify(body)], finishReason: 'stop', tokens: 1 };
-  const scripted = behaviour.answer ?? mostProbable(behaviour.top);
+  const schema = behaviour.followSchema ? requestedSchema(body) : undefined;
+  const scripted = behaviour.answer ?? mostProbable(behaviour.top) ?? (schema === undefined ? undefined : JSON.stringify(schemaInstance(schema)));
   if (scripted !== undefined) return { ...media, content: [scripted], finishReason: 'stop', tokens: 1 };
   const cap = completionCap(body);
   const produced = cap !== undefined && cap < behaviour.tokens ? cap : behaviour.tokens;

@@ -8,6 +8,7 @@ import { handleMessages } from './messages-route.js';
 import { handleSpeech } from './speech-route.js';
 import { handleEmbeddings } from './embeddings-route.js';
 import { handleRerank, type RerankWire } from './rerank-route.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { sendError, sendJson } from './json-reply.js';
 import { modelListBody } from './model-list.js';
 import type { RecordedRequest } from './request-log.js';
@@ -29,6 +30,12 @@ export interface RunningSimulator {
   close(): Promise<void>;
   requests(): RecordedRequest[];
   clearRequests(): void;
+  /**
+   * From now on requests naming upstream model `model` are answered as if they named `as` (a
+   * provider fixing, or breaking, what it serves behind the same name); `as` undefined ends that.
+   * The same as `PUT /_sim/models/{model}` with `{"as": …}` and `DELETE /_sim/models/{model}`.
+   */
+  alias(model: string, as: string | undefined): void;
 }
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -66,6 +73,27 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
 interface SimState {
   log: RequestLog;
   sequence: number;
+  /** Upstream model names answered as another one, set through `/_sim/models/{name}`. */
+  aliases: Map<string, string>;
+}
+
+const ALIAS_PATH = '/_sim/models/';
+
+/** `PUT /_sim/models/{name}` with `{"as": "chat;tools"}` sets an alias, `DELETE` removes it. */
+function routeAlias(res: ServerResponse, state: SimState, request: { method: string; path: string; body: unknown }): void {
+  const name = decodeURIComponent(request.path.slice(ALIAS_PATH.length));
+  if (request.method === 'DELETE') state.aliases.delete(name);
+  else if (request.method === 'PUT' && isPlainObject(request.body) && typeof request.body.as === 'string' && request.body.as !== '') {
+    state.aliases.set(name, request.body.as);
+  } else return sendError(res, 400, 'PUT a JSON body {"as": "<upstream model>"}, or DELETE', { param: 'as' });
+  res.writeHead(204).end();
+}
+
+/** The body as the handlers read it: the model renamed where an alias says so. */
+function aliased(parsed: ParsedBody | undefined, aliases: ReadonlyMap<string, string>): ParsedBody | undefined {
+  if (aliases.size === 0 || !parsed?.ok || !isPlainObject(parsed.value) || typeof parsed.value.model !== 'string') return parsed;
+  const as = aliases.get(parsed.value.model);
+  return as === undefined ? parsed : { ok: true, value: { ...parsed.value, model: as } };
 }
 
 /** Rerank wires: Cohere-style under the API root, OpenAI-compatible beside `/v1/chat/completions` (and bare, as vLLM serves it). */
@@ -81,10 +109,12 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
     return;
   }
   const text = method === 'GET' || method === 'HEAD' ? '' : await readBody(req);
-  const parsed = text === '' ? undefined : parseBody(text);
-  const body = parsed === undefined ? null : parsed.ok ? parsed.value : text;
+  const received = text === '' ? undefined : parseBody(text);
+  const body = received === undefined ? null : received.ok ? received.value : text;
+  if (path.startsWith(ALIAS_PATH)) return routeAlias(res, state, { method, path, body });
   const headers = flatHeaders(req);
   state.log.add({ path, headers, body, receivedAt: Date.now() });
+  const parsed = aliased(received, state.aliases);
   if (path === '/v1/chat/completions' && method === 'POST') {
     state.sequence += 1;
     return handleChat(res, parsed ?? { ok: false }, state.sequence);
@@ -126,7 +156,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 /** Starts the provider simulator: OpenAI-compatible chat and Anthropic Messages with scripted behaviours. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
-  const state: SimState = { log: new RequestLog(), sequence: 0 };
+  const state: SimState = { log: new RequestLog(), sequence: 0, aliases: new Map() };
   const server = createServer((req, res) => {
     route(req, res, state).catch((error: unknown) => onFailure(res, error));
   });
@@ -140,6 +170,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     port,
     requests: () => state.log.list(),
     clearRequests: () => state.log.clear(),
+    alias: (model, as) => {
+      if (as === undefined) state.aliases.delete(model);
+      else state.aliases.set(model, as);
+    },
     close: () => new Promise<void>((resolve, reject) => {
       server.close((error) => (error ? reject(error) : resolve()));
       server.closeAllConnections();

@@ -26,6 +26,11 @@
  * - `disconnect_after=N` streams: N content chunks, then the socket is destroyed (0 = no chunk)
  * - `malformed[=N]`     streams: a non-JSON frame after N content chunks (default 1)
  * - `refuse_param=NAME` 400 naming NAME when the body has that member
+ * - `refuse_input=MODALITY` 400 when a message carries a part of that input modality (`image`:
+ *                       image_url or an image block; `audio`: input_audio, audio_url; `video`:
+ *                       video_url; `file`: file or a document block)
+ * - `follow_schema`     a `response_format` of type `json_schema` is answered with JSON matching its
+ *                       schema (one token); without it the answer is the usual prose
  * - `require_param=NAME` 400 naming NAME when the body lacks that member
  * - `reasoning=N`       N reasoning tokens before the answer: `reasoning` and `reasoning.text`
  *                       `reasoning_details` (the last fragment signed), counted in completion_tokens
@@ -91,6 +96,10 @@ export interface SimBehaviour {
   malformedAfter: number | undefined;
   refuseParam: string | undefined;
   requireParam: string | undefined;
+  /** The input modality whose parts are refused with 400; undefined = every part is taken. */
+  refuseInput: string | undefined;
+  /** Answer a `json_schema` response format with JSON matching the schema. */
+  followSchema: boolean;
   /** Reasoning tokens before the answer; undefined = no reasoning. */
   reasoning: number | undefined;
   /** Reason even when the request asks for `reasoning_effort: "none"`. */

@@ -1,45 +1,49 @@
+import type { Capability, CapabilityVerdictView, CheckObservation } from '../core/capability-checks.js';
+import { PROBE_VERSION } from '../prober/probe-version.js';
+
+/** One endpoint's observation of one capability, as stored and shared between instances. */
+export interface CheckVerdict extends CheckObservation {
+  endpointId: string;
+  capability: Capability;
+}
+
 /**
- * The latest check verdict per endpoint and capability (`tools`, `structured_outputs`,
- * `tool_call_dispatch`, `reasoning_effort:<level>`, `reasoning_none`, `input_modality:<modality>`).
- * A failed latest check withholds the declared promise until a later check passes. Filled by checks
- * and by operators.
+ * The latest check observation per endpoint and capability, in memory: filled by the prober, by
+ * the verdicts other instances stored (read at start and then every minute), and read by the
+ * planner. An observation older than the one held is ignored, so arrival order does not matter.
  */
-export interface VerdictRecord {
-  passed: boolean;
-  at: number;
-}
+export class CheckVerdicts implements CapabilityVerdictView {
+  /** Latest verdict by endpoint, then capability. */
+  readonly #latest = new Map<string, Map<string, CheckVerdict>>();
 
-/** One capability's latest verdict, as the endpoint listing shows it. */
-export interface CheckObservation extends VerdictRecord {
-  capability: string;
-}
+  constructor(readonly probeVersion: number = PROBE_VERSION) {}
 
-export class CheckVerdicts {
-  private readonly latest = new Map<string, Map<string, VerdictRecord>>();
-
-  record(endpointId: string, capability: string, passed: boolean, at = Date.now()): void {
-    let byCapability = this.latest.get(endpointId);
+  /** Keeps `verdict` when it is newer than the one held; true when it was kept. */
+  record(verdict: CheckVerdict): boolean {
+    let byCapability = this.#latest.get(verdict.endpointId);
     if (!byCapability) {
       byCapability = new Map();
-      this.latest.set(endpointId, byCapability);
+      this.#latest.set(verdict.endpointId, byCapability);
     }
-    const previous = byCapability.get(capability);
-    if (previous && previous.at > at) return;
-    byCapability.set(capability, { passed, at });
+    const previous = byCapability.get(verdict.capability);
+    if (previous && previous.at > verdict.at) return false;
+    byCapability.set(verdict.capability, verdict);
+    return true;
   }
 
-  verdict(endpointId: string, capability: string): 'pass' | 'fail' | undefined {
-    const record = this.latest.get(endpointId)?.get(capability);
-    if (!record) return undefined;
-    return record.passed ? 'pass' : 'fail';
+  latest(endpointId: string, capability: Capability): CheckVerdict | undefined {
+    return this.#latest.get(endpointId)?.get(capability);
   }
 
-  /** Every capability of the endpoint with a verdict, in capability order. */
-  observations(endpointId: string): CheckObservation[] {
-    const byCapability = this.latest.get(endpointId);
+  /** Every latest verdict, in no particular order. */
+  all(): CheckVerdict[] {
+    return [...this.#latest.values()].flatMap((byCapability) => [...byCapability.values()]);
+  }
+
+  /** The latest verdict of each checked capability of the endpoint, in capability order. */
+  observations(endpointId: string): CheckVerdict[] {
+    const byCapability = this.#latest.get(endpointId);
     if (!byCapability) return [];
-    return [...byCapability.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([capability, record]) => ({ capability, ...record }));
+    return [...byCapability.values()].sort((a, b) => (a.capability < b.capability ? -1 : a.capability > b.capability ? 1 : 0));
   }
 }

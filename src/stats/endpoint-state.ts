@@ -1,5 +1,5 @@
 import type { EndpointStateView } from '../core/planner/context.js';
-import { CheckVerdicts, type CheckObservation } from './check-verdicts.js';
+import { CheckVerdicts } from './check-verdicts.js';
 import type { MeasuredFigures } from './endpoint-figures.js';
 import { MemoryEndpointHealth, type EndpointHealth } from './endpoint-health.js';
 import { MeasuredEndpointFigures } from './measured-figures.js';
@@ -25,14 +25,6 @@ export class LiveEndpointState implements EndpointStateView {
     if (!this.health.isHealthy(endpointId)) return false;
     const uptime = this.figures.figuresOf(endpointId).uptime.last5m.value;
     return uptime === null || uptime >= HEALTHY_UPTIME_PERCENT;
-  }
-
-  verdict(endpointId: string, capability: string): 'pass' | 'fail' | undefined {
-    return this.verdicts.verdict(endpointId, capability);
-  }
-
-  observations(endpointId: string): CheckObservation[] {
-    return this.verdicts.observations(endpointId);
   }
 
   figuresOf(endpointId: string): MeasuredFigures {

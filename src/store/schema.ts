@@ -143,6 +143,17 @@ export interface EndpointFiguresTable {
   throughput: string | null;
 }
 
+/** The latest capability check of one endpoint and capability (see prober/). */
+export interface CapabilityChecksTable {
+  endpoint_id: string;
+  capability: string;
+  passed: Flag;
+  serving_revision: string;
+  probe_version: number;
+  checked_at: number;
+  detail: string;
+}
+
 export interface MigrationsTable {
   id: string;
   applied_at: number;
@@ -166,4 +177,5 @@ export interface Database {
   key_revision: KeyRevisionTable;
   instances: InstancesTable;
   endpoint_figures: EndpointFiguresTable;
+  capability_checks: CapabilityChecksTable;
 }

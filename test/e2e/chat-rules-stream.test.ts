@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { servingRevision } from '../../src/catalogue/serving-revision.js';
 import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness, type RawReply } from './harness.js';
 
 /** Tool-call contracts and call-ready dispatch over real HTTP. */
@@ -96,7 +97,16 @@ describe('rule 6: tool_choice required or a named function is a contract', () =>
 });
 
 describe('call-ready tool dispatch', () => {
-  const verdicts = () => harness.gateway.services.state.verdicts;
+  /** A dispatch check of `endpointId`, recorded now as the prober records one. */
+  const checked = (endpointId: string, passed: boolean) => {
+    const endpoint = harness.gateway.services.catalogue.current().endpoints.get(endpointId);
+    if (!endpoint) throw new Error(`no endpoint ${endpointId}`);
+    const { verdicts } = harness.gateway.services.state;
+    verdicts.record({
+      endpointId, capability: 'tool_call_dispatch', passed, at: Date.now(),
+      revision: servingRevision(endpoint), probeVersion: verdicts.probeVersion, detail: passed ? 'dispatched' : 'no dispatch event',
+    });
+  };
 
   it('only endpoints with a current positive tool_call_dispatch check are eligible; without one the answer is 503', async () => {
     const reply = await chat({ model: 'acme/dispatch', stream: true, stream_options: DISPATCH });
@@ -112,8 +122,8 @@ describe('call-ready tool dispatch', () => {
 
   describe('with a passing check on sim-a and sim-b', () => {
     beforeAll(() => {
-      verdicts().record('sim-a/acme/dispatch', 'tool_call_dispatch', true);
-      verdicts().record('sim-b/acme/dispatch', 'tool_call_dispatch', true);
+      checked('sim-a/acme/dispatch', true);
+      checked('sim-b/acme/dispatch', true);
     });
 
     it('sends event: tool_call_dispatch with the whole call beside the ordinary fragments', async () => {
@@ -171,7 +181,7 @@ describe('call-ready tool dispatch', () => {
     });
 
     it('a latest check that failed withdraws eligibility', async () => {
-      verdicts().record('sim-a/acme/dispatch', 'tool_call_dispatch', false);
+      checked('sim-a/acme/dispatch', false);
       const reply = await chat({ model: 'acme/dispatch', stream: true, stream_options: DISPATCH });
       expect(reply.status).toBe(200);
       expect(harness.sim.requests()).toHaveLength(1);

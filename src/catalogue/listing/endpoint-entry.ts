@@ -1,4 +1,6 @@
 import { chargedPricesForDisplay } from '../../billing/pricing.js';
+import { effortRefutation, withheld } from '../../core/capability-checks.js';
+import { servingRevision } from '../serving-revision.js';
 import type { Gated, MeasuredFigures } from '../../stats/endpoint-figures.js';
 import type { EndpointEntry, ModelEntry, ReasoningEffort } from '../types.js';
 import type { EndpointStateView } from './endpoint-state-view.js';
@@ -19,7 +21,7 @@ export function endpointEntry(model: ModelEntry, endpoint: EndpointEntry, state:
   entry.max_prompt_tokens = endpoint.listing.maxPromptTokens;
   entry.quantization = endpoint.quantization;
   entry.supported_parameters = [...endpoint.supportedParameters].sort();
-  entry.input_modalities = endpoint.inputModalities.filter((modality) => state.verdict(endpoint.id, `input_modality:${modality}`) !== 'fail');
+  entry.input_modalities = endpoint.inputModalities.filter((modality) => !withheld(state.verdicts, endpoint.id, `input:${modality}`));
   entry.declared_input_modalities = endpoint.inputModalities;
   entry.capability_qualification = qualification(endpoint, state);
   addDeclarations(entry, endpoint);
@@ -57,7 +59,7 @@ function identity(model: ModelEntry, endpoint: EndpointEntry): Record<string, un
 /** The latest check of each tested capability; untested capabilities are absent. */
 function qualification(endpoint: EndpointEntry, state: EndpointStateView): Record<string, unknown> {
   const observed: Record<string, unknown> = {};
-  for (const observation of state.observations(endpoint.id)) {
+  for (const observation of state.verdicts.observations(endpoint.id)) {
     observed[observation.capability] = { passed: observation.passed, checked_at: new Date(observation.at).toISOString() };
   }
   return observed;
@@ -80,10 +82,17 @@ function addDeclarations(entry: Record<string, unknown>, endpoint: EndpointEntry
   entry.video_generation = null;
 }
 
-/** Declared effort levels whose latest check refuted them (`none` by its own check of the reply channel). */
+/**
+ * Declared effort levels refuted as routing filters them: by a failed check of this serving revision
+ * and probe version under 24 hours old (`none` by its own check of the reply channel, withheld until
+ * a later check passes).
+ */
 function refutedEfforts(endpoint: EndpointEntry, state: EndpointStateView): ReasoningEffort[] {
-  return (endpoint.reasoning?.supportedEfforts ?? []).filter((effort) =>
-    state.verdict(endpoint.id, `reasoning_effort:${effort}`) === 'fail' || (effort === 'none' && state.verdict(endpoint.id, 'reasoning_none') === 'fail'));
+  const served = { id: endpoint.id, revision: servingRevision(endpoint) };
+  const now = Date.now();
+  return (endpoint.reasoning?.supportedEfforts ?? []).filter((effort) => effort === 'none'
+    ? withheld(state.verdicts, endpoint.id, 'reasoning_none') !== undefined
+    : effortRefutation(state.verdicts, served, effort, now) !== undefined);
 }
 
 /** A figure and, beside it, the samples it was computed from. */

@@ -1,8 +1,10 @@
+import { servingRevision } from '../../catalogue/serving-revision.js';
+import { effortRefutation, failedCheckReason, withheld } from '../capability-checks.js';
 import type { Candidate } from './context.js';
 import type { EligibilityRule } from './eligibility-rule.js';
 
-/** Capabilities whose declaration is verified by checks: a failed latest check withholds the promise (rule 1). */
-const CHECKED_PARAMETERS = new Set(['tools', 'structured_outputs']);
+/** Parameters whose declaration is verified by checks: a failed latest check withholds the promise (rule 1). */
+const CHECKED_PARAMETERS = ['tools', 'structured_outputs'] as const;
 
 /** The declarations this request needs from an endpoint (rules 1–3). */
 export function requiredDeclarations({ input, preferences }: Candidate): string[] {
@@ -21,8 +23,11 @@ const declaredParameters: EligibilityRule = (candidate) => {
   const required = requiredDeclarations(candidate);
   const missing = required.filter((name) => !endpoint.supportedParameters.has(name));
   if (missing.length > 0) return `does not declare ${missing.join(', ')}`;
-  const refuted = required.filter((name) => CHECKED_PARAMETERS.has(name) && input.state.verdict(endpoint.id, name) === 'fail');
-  return refuted.length > 0 ? `${refuted.join(', ')} withheld: its latest check failed` : null;
+  for (const name of CHECKED_PARAMETERS) {
+    const failed = required.includes(name) ? withheld(input.verdicts, endpoint.id, name) : undefined;
+    if (failed) return failedCheckReason(`${name} withheld`, failed);
+  }
+  return null;
 };
 
 function asksReasoning(candidate: Candidate): boolean {
@@ -39,19 +44,19 @@ const reasoningDeclared: EligibilityRule = (candidate) => {
 
 /**
  * Effort matching (rules 4, 5): a known domain must list the level (no mapping to a nearby one);
- * a level whose latest check failed is excluded; `none` is excluded where the latest `none` check
- * found reasoning in the reply. An unknown domain, or a level never checked, stays eligible.
+ * a level is excluded while a failed check of it matches the serving revision and the probe version
+ * and is under 24 hours old; `none` is excluded where the latest `none` check found reasoning in
+ * the reply. An unknown domain, or a level never checked, stays eligible.
  */
 const effortMatches: EligibilityRule = ({ endpoint, input }) => {
   const effort = input.request.reasoning?.effort;
   if (effort === undefined) return null;
   const supported = endpoint.reasoning?.supportedEfforts;
   if (supported && !supported.includes(effort)) return `reasoning effort ${effort} not among its declared efforts (${supported.join(', ')})`;
-  if (input.state.verdict(endpoint.id, `reasoning_effort:${effort}`) === 'fail') return `reasoning effort ${effort} refuted by its latest check`;
-  if (effort === 'none' && input.state.verdict(endpoint.id, 'reasoning_none') === 'fail') {
-    return 'reasoning effort none refuted: its latest check found reasoning in the reply';
-  }
-  return null;
+  const refuted = effortRefutation(input.verdicts, { id: endpoint.id, revision: servingRevision(endpoint) }, effort, input.now.getTime());
+  if (refuted) return failedCheckReason(`reasoning effort ${effort} refuted`, refuted);
+  const reasonedOnNone = effort === 'none' ? withheld(input.verdicts, endpoint.id, 'reasoning_none') : undefined;
+  return reasonedOnNone ? failedCheckReason('reasoning effort none refuted: reasoning appeared in the reply', reasonedOnNone) : null;
 };
 
 /** `modalities` naming image or audio is a routing promise (rule 12). */
@@ -60,11 +65,17 @@ const outputModalities: EligibilityRule = ({ endpoint, input }) => {
   return missing.length > 0 ? `does not output ${missing.join(', ')}` : null;
 };
 
-/** Call-ready dispatch needs the declaration and a current positive check (chat stream item 6). */
+/**
+ * Call-ready dispatch needs the declaration and a current positive check (chat stream item 6):
+ * the latest check passed, on what the endpoint serves now, under the checks this instance runs.
+ */
 const toolDispatch: EligibilityRule = ({ endpoint, input }) => {
   if (!input.request.toolDispatch) return null;
   if (!endpoint.toolCallDispatch) return 'does not declare tool_call_dispatch';
-  return input.state.verdict(endpoint.id, 'tool_call_dispatch') === 'pass' ? null : 'tool_call_dispatch has no current positive check';
+  const latest = input.verdicts.latest(endpoint.id, 'tool_call_dispatch');
+  if (latest && !latest.passed) return failedCheckReason('tool_call_dispatch withheld', latest);
+  const current = latest?.revision === servingRevision(endpoint) && latest.probeVersion === input.verdicts.probeVersion;
+  return current ? null : 'tool_call_dispatch has no current positive check';
 };
 
 /** Members only the text-completions wire carries. */

@@ -1,15 +1,12 @@
 import type { Catalogue, EndpointEntry, ModelEntry } from '../../catalogue/types.js';
+import type { CapabilityVerdictView } from '../capability-checks.js';
 import type { CoreRequest, ProviderPreferences } from '../request.js';
 import type { RequestFacts } from '../request-facts.js';
-
-/** The latest check verdict on one capability of an endpoint; undefined when never checked. */
-export type Verdict = 'pass' | 'fail' | undefined;
 
 /** Live state the planner reads beside the catalogue; no I/O behind it. */
 export interface EndpointStateView {
   /** False after a run of failures, or while the measured uptime of the last five minutes is low. */
   isHealthy(endpointId: string): boolean;
-  verdict(endpointId: string, capability: string): Verdict;
   /** Median completion tokens per second of the measured figures (`throughput_last_30m`, else `_1d`); null until gated. */
   throughput(endpointId: string): number | null;
   /** Median seconds to first token of the measured figures (`latency_last_30m`, else `ttft_last_1d`); null until gated. */
@@ -24,6 +21,8 @@ export type ModelVariant = 'free' | 'nitro' | 'floor' | null;
 export interface PlannerInput {
   catalogue: Catalogue;
   state: EndpointStateView;
+  /** The latest capability checks: a promise whose check failed is withheld (rules 1, 4, 5, 10; dispatch). */
+  verdicts: CapabilityVerdictView;
   request: CoreRequest;
   /** Workspace routing defaults; explicit request preferences win key by key. */
   workspaceDefaults?: ProviderPreferences;

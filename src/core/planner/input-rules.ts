@@ -1,4 +1,5 @@
 import type { EndpointEntry } from '../../catalogue/types.js';
+import { failedCheckReason, withheld } from '../capability-checks.js';
 import type { InputPart } from '../request-facts.js';
 import type { EligibilityRule } from './eligibility-rule.js';
 import { windowRejection } from './window.js';
@@ -23,6 +24,8 @@ const inputParts: EligibilityRule = ({ endpoint, input }) => {
   for (const part of input.facts.inputs) {
     const reason = partRejection(endpoint, part);
     if (reason) return reason;
+    const failed = withheld(input.verdicts, endpoint.id, `input:${part.modality}`);
+    if (failed) return failedCheckReason(`${part.modality} input withheld`, failed);
   }
   return null;
 };

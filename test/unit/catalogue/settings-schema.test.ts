@@ -60,8 +60,8 @@ describe('the settings: block', () => {
   });
 
   test('unknown keys are problems, at every level', () => {
-    expect(problemsOf({ prober: { enabled: true }, upstream: { timeout_ms: 5 }, rate_limits: 600 })).toEqual([
-      'settings.prober: unknown field',
+    expect(problemsOf({ probes: { enabled: true }, upstream: { timeout_ms: 5 }, rate_limits: 600 })).toEqual([
+      'settings.probes: unknown field',
       'settings.rate_limits: must be a mapping',
       'settings.upstream.timeout_ms: unknown field',
     ]);
@@ -110,5 +110,23 @@ describe('settings from the environment', () => {
     expect(() => readEnvironmentSettings({ SWITCHYARD_DATABASE_POOL_SIZE: 'ten' })).toThrow('SWITCHYARD_DATABASE_POOL_SIZE: must be a positive integer, not "ten"');
     expect(() => readEnvironmentSettings({ SWITCHYARD_DRAIN_GRACE_MS: '0' })).toThrow('SWITCHYARD_DRAIN_GRACE_MS: must be a positive integer, not "0"');
     expect(() => readEnvironmentSettings({ SWITCHYARD_TRUST_PROXY: '10.0.0.1,nowhere' })).toThrow('SWITCHYARD_TRUST_PROXY: "nowhere" is not an IP address');
+  });
+});
+
+describe('settings.prober', () => {
+  test('capability checks run by default, every 60 minutes', () => {
+    expect(DEFAULT_SETTINGS).toMatchObject({ 'prober.enabled': true, 'prober.interval_minutes': 60 });
+  });
+
+  test('enabled and interval_minutes are read under their paths', () => {
+    expect(settingsOf({ prober: { enabled: false, interval_minutes: 15 } })).toEqual({ 'prober.enabled': false, 'prober.interval_minutes': 15 });
+  });
+
+  test('a value of the wrong kind, or an unknown key, is a problem naming its path', () => {
+    expect(problemsOf({ prober: { enabled: 'yes', interval_minutes: 0, every: 5 } })).toEqual(expect.arrayContaining([
+      'settings.prober.enabled: must be true or false',
+      'settings.prober.interval_minutes: must be a positive integer',
+      expect.stringMatching(/^settings\.prober\.every: /),
+    ]));
   });
 });

@@ -2,6 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { endpointListing } from '../../../../src/catalogue/listing/endpoint-listing.js';
 import { listingOf } from '../../../../src/catalogue/listing/listing-snapshot.js';
 import type { ListedModel } from '../../../../src/catalogue/listing/listed-model.js';
+import { servingRevision } from '../../../../src/catalogue/serving-revision.js';
+import type { EndpointEntry } from '../../../../src/catalogue/types.js';
+import type { Capability } from '../../../../src/core/capability-checks.js';
+import { PROBE_VERSION } from '../../../../src/prober/probe-version.js';
 import { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
 import { MemoryEndpointHealth } from '../../../../src/stats/endpoint-health.js';
 import { providerDocument, endpointDocument, validCatalogue } from '../../../fixtures/catalogue/documents.js';
@@ -57,12 +61,12 @@ describe('endpoint listing', () => {
     ]);
   });
 
-  test('declared facts are shown as written; figures are null and not computed', () => {
+  test('declared facts are shown as written; figures without traffic are null over an empty window', () => {
     expect(listing().endpoints[2]).toMatchObject({
       name: 'Provider zeta | acme/chat', provider_id: 'prov-7', provider_slug: 'zeta', tag: 'zeta/fp8', max_prompt_tokens: 4096,
       supported_parameters: ['reasoning', 'tool_choice', 'tools'], pricing: { prompt: '0.000001', completion: '0.000002', discount: 0.25 },
       reasoning: { supported_efforts: ['high', 'low', 'none'], mandatory: false }, refuted_reasoning_efforts: [],
-      status: 0, health: 'healthy', uptime_last_5m: null, uptime_last_5m_samples: null, ttft_last_30m: null, throughput_last_30m: null,
+      status: 0, health: 'healthy', uptime_last_5m: null, uptime_last_5m_samples: 0, ttft_last_30m: null, throughput_last_30m: null,
       tool_call_success_1d: null, runaway_rate_1d: null, perf_last_30m_by_workload: null,
       supports_tool_choice: true, supports_voice_cloning: false, supports_implicit_caching: true,
       compliance: { zdr: true, zdr_status: 'contractual', hipaa: true }, data_policy: { training: false, retention_days: 0 },
@@ -77,19 +81,24 @@ describe('endpoint listing', () => {
     expect(listing(new LiveEndpointState(health)).endpoints[2]).toMatchObject({ status: -1, health: 'degraded' });
   });
 
-  test('check verdicts qualify inputs and refute effort levels', () => {
+  test('check verdicts qualify inputs and refute effort levels as routing does', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record('zeta/acme/chat', 'input_modality:image', false, Date.UTC(2025, 5, 3));
-    state.verdicts.record('zeta/acme/chat', 'reasoning_effort:low', false, Date.UTC(2025, 5, 3));
-    state.verdicts.record('zeta/acme/chat', 'reasoning_none', false, Date.UTC(2025, 5, 3));
-    state.verdicts.record('zeta/acme/chat', 'tools', true, Date.UTC(2025, 5, 3));
+    const zeta = listed.live.find((endpoint) => endpoint.id === 'zeta/acme/chat') as EndpointEntry;
+    const at = Date.now() - 60_000;
+    const observed = (capability: Capability, passed: boolean, revision = servingRevision(zeta)) =>
+      state.verdicts.record({ endpointId: zeta.id, capability, passed, at, revision, probeVersion: PROBE_VERSION, detail: 'seen' });
+    observed('input:image', false);
+    observed('reasoning_effort:low', false);
+    observed('reasoning_effort:high', false, 'another-revision');
+    observed('reasoning_none', false);
+    observed('tools', true);
     expect(listing(state).endpoints[2]).toMatchObject({
       input_modalities: ['text'],
       declared_input_modalities: ['text', 'image'],
       refuted_reasoning_efforts: ['low', 'none'],
       capability_qualification: {
-        'input_modality:image': { passed: false, checked_at: '2025-06-03T00:00:00.000Z' },
-        tools: { passed: true, checked_at: '2025-06-03T00:00:00.000Z' },
+        'input:image': { passed: false, checked_at: new Date(at).toISOString() },
+        tools: { passed: true, checked_at: new Date(at).toISOString() },
       },
     });
   });

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { ToolDefinition } from '../../../../src/core/request.js';
 import { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
 import { chatCatalogue, endpoint } from '../../../fixtures/planner/catalogue-yaml.js';
+import { observe } from '../../../fixtures/planner/verdicts.js';
 import { chatRequest, refusalOf, rejectionsOf, routedIds } from '../../../fixtures/planner/planning.js';
 
 const ALPHA = 'alpha/acme/chat';
@@ -30,7 +31,7 @@ describe('rule 1: tools and structured outputs go only to endpoints declaring th
 
   test('an endpoint whose latest tools check failed is withheld from tool requests', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'tools', false, 1_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tools', passed: false, order: 1_000 });
     const error = refusalOf(catalogue, chatRequest({ tools: [WEATHER_TOOL] }), { state });
     expect(error.status).toBe(503);
     expect(rejectionsOf(error).find((rejection) => rejection.endpoint === ALPHA)?.reason).toMatch(/tools/);
@@ -38,29 +39,29 @@ describe('rule 1: tools and structured outputs go only to endpoints declaring th
 
   test('a later passing tools check gives the promise back', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'tools', false, 1_000);
-    state.verdicts.record(ALPHA, 'tools', true, 2_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tools', passed: false, order: 1_000 });
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tools', passed: true, order: 2_000 });
     expect(routedIds(catalogue, chatRequest({ tools: [WEATHER_TOOL] }), { state })).toEqual([ALPHA]);
   });
 
   test('a failure recorded after the last pass withholds the promise again', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'tools', true, 1_000);
-    state.verdicts.record(ALPHA, 'tools', false, 2_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tools', passed: true, order: 1_000 });
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tools', passed: false, order: 2_000 });
     expect(refusalOf(catalogue, chatRequest({ tools: [WEATHER_TOOL] }), { state }).code).toBe('no_route');
   });
 
   test('an endpoint whose latest structured_outputs check failed is withheld until a later pass', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(BETA, 'structured_outputs', false, 1_000);
+    observe(state, catalogue, { endpointId: BETA, capability: 'structured_outputs', passed: false, order: 1_000 });
     expect(refusalOf(catalogue, chatRequest({ structuredOutputs: true }), { state }).status).toBe(503);
-    state.verdicts.record(BETA, 'structured_outputs', true, 2_000);
+    observe(state, catalogue, { endpointId: BETA, capability: 'structured_outputs', passed: true, order: 2_000 });
     expect(routedIds(catalogue, chatRequest({ structuredOutputs: true }), { state })).toEqual([BETA]);
   });
 
   test('a failed tools check does not withhold the endpoint from requests without tools', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'tools', false, 1_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tools', passed: false, order: 1_000 });
     expect(routedIds(catalogue, chatRequest(), { state })).toContain(ALPHA);
   });
 });
@@ -111,8 +112,8 @@ describe('tool dispatch needs the declaration and a passing check', () => {
 
   test('a declared endpoint with a passing tool_call_dispatch check is eligible', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'tool_call_dispatch', true, 1_000);
-    state.verdicts.record(BETA, 'tool_call_dispatch', true, 1_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tool_call_dispatch', passed: true, order: 1_000 });
+    observe(state, catalogue, { endpointId: BETA, capability: 'tool_call_dispatch', passed: true, order: 1_000 });
     expect(routedIds(catalogue, request, { state })).toEqual([ALPHA]);
   });
 
@@ -122,8 +123,8 @@ describe('tool dispatch needs the declaration and a passing check', () => {
 
   test('a declared endpoint whose latest check failed is not eligible', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'tool_call_dispatch', true, 1_000);
-    state.verdicts.record(ALPHA, 'tool_call_dispatch', false, 2_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tool_call_dispatch', passed: true, order: 1_000 });
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'tool_call_dispatch', passed: false, order: 2_000 });
     expect(refusalOf(catalogue, request, { state }).status).toBe(503);
   });
 

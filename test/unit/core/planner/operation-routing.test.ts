@@ -64,6 +64,7 @@ describe('operation routing (embeddings, rerank)', () => {
     const outcome = planRequest({
       catalogue,
       state: new LiveEndpointState(),
+      verdicts: new LiveEndpointState().verdicts,
       request,
       facts: { promptTokens: 1000, messageTokens: [], toolTokens: 0, inputs: [{ modality: 'image', source: 'url' }], windowTokens: 500 },
       now: new Date('2025-07-01T12:00:00Z'),

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { ReasoningEffortName } from '../../../../src/core/request.js';
 import { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
 import { chatCatalogue, endpoint } from '../../../fixtures/planner/catalogue-yaml.js';
+import { observe } from '../../../fixtures/planner/verdicts.js';
 import { chatRequest, refusalOf, rejectionsOf, routedIds } from '../../../fixtures/planner/planning.js';
 
 const ALPHA = 'alpha/acme/chat';
@@ -65,7 +66,7 @@ describe('rule 4: effort matching', () => {
 
   test('a declared level whose latest check failed is excluded', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'reasoning_effort:high', false, 1_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'reasoning_effort:high', passed: false, order: 1_000 });
     const ids = routedIds(catalogue, effort('high'), { state });
     expect(ids).not.toContain(ALPHA);
     expect(ids.sort()).toEqual([BETA, GAMMA]);
@@ -73,15 +74,15 @@ describe('rule 4: effort matching', () => {
 
   test('a failed check on one level leaves the other levels eligible', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'reasoning_effort:high', false, 1_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'reasoning_effort:high', passed: false, order: 1_000 });
     expect(routedIds(catalogue, effort('low'), { state })).toContain(ALPHA);
   });
 
   test('a declared level with no verdict stays eligible, and a later pass restores a failed one', () => {
     const state = new LiveEndpointState();
     expect(routedIds(catalogue, effort('high'), { state })).toContain(ALPHA);
-    state.verdicts.record(ALPHA, 'reasoning_effort:high', false, 1_000);
-    state.verdicts.record(ALPHA, 'reasoning_effort:high', true, 2_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'reasoning_effort:high', passed: false, order: 1_000 });
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'reasoning_effort:high', passed: true, order: 2_000 });
     expect(routedIds(catalogue, effort('high'), { state })).toContain(ALPHA);
   });
 
@@ -111,27 +112,27 @@ describe('rule 5: reasoning_effort none', () => {
 
   test('an endpoint whose latest none check found reasoning in the reply stops receiving none', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(BETA, 'reasoning_none', false, 1_000);
+    observe(state, catalogue, { endpointId: BETA, capability: 'reasoning_none', passed: false, order: 1_000 });
     expect(routedIds(catalogue, effort('none'), { state })).toEqual([ALPHA]);
   });
 
   test('a failed none check does not exclude the endpoint from other levels', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(BETA, 'reasoning_none', false, 1_000);
+    observe(state, catalogue, { endpointId: BETA, capability: 'reasoning_none', passed: false, order: 1_000 });
     expect(routedIds(catalogue, effort('high'), { state })).toContain(BETA);
   });
 
   test('a later passing none check lets none through again', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(BETA, 'reasoning_none', false, 1_000);
-    state.verdicts.record(BETA, 'reasoning_none', true, 2_000);
+    observe(state, catalogue, { endpointId: BETA, capability: 'reasoning_none', passed: false, order: 1_000 });
+    observe(state, catalogue, { endpointId: BETA, capability: 'reasoning_none', passed: true, order: 2_000 });
     expect(routedIds(catalogue, effort('none'), { state })).toContain(BETA);
   });
 
   test('when every endpoint failed its none check the answer is 503', () => {
     const state = new LiveEndpointState();
-    state.verdicts.record(ALPHA, 'reasoning_none', false, 1_000);
-    state.verdicts.record(BETA, 'reasoning_none', false, 1_000);
+    observe(state, catalogue, { endpointId: ALPHA, capability: 'reasoning_none', passed: false, order: 1_000 });
+    observe(state, catalogue, { endpointId: BETA, capability: 'reasoning_none', passed: false, order: 1_000 });
     expect(refusalOf(catalogue, effort('none'), { state }).status).toBe(503);
   });
 });

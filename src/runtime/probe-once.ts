@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import { CatalogueStore } from '../catalogue/catalogue-store.js';
+import { resolveSettings } from '../catalogue/settings-table.js';
+import { httpSettingsFrom } from '../http/services.js';
+import type { CheckOutcome } from '../prober/prober.js';
+import { startSimulator } from '../sim/server.js';
+import { transportSettingsFrom } from '../upstream/transport.js';
+import { buildServices } from './build-services.js';
+import { buildProber } from './capability-checks.js';
+import { demoCatalogue } from './gateway.js';
+import { Rollback } from './rollback.js';
+import { readEnvironmentSettings } from './settings-environment.js';
+import { loadConfigFile, openDatabase } from './startup-steps.js';
+
+export interface ProbeOnceOptions {
+  /** Catalogue YAML; without one the embedded demo's catalogue, answered by a simulator started here. */
+  configPath?: string;
+  databaseUrl: string;
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs every capability check once against the catalogue (what `switchyard probe` does): the
+ * verdicts go to the database, where running instances read them within a minute. Resolves with
+ * each probe's outcome; what cannot start is a StartupError naming the option at fault.
+ */
+export async function probeOnce(options: ProbeOnceOptions): Promise<CheckOutcome[]> {
+  const rollback = new Rollback();
+  try {
+    const file = options.configPath ? await loadConfigFile(options.configPath) : undefined;
+    const settings = resolveSettings(file?.config.settings ?? {}, readEnvironmentSettings(options.env ?? process.env));
+    const simulator = file ? undefined : await startSimulator({ port: 0 });
+    if (simulator) rollback.push(() => simulator.close());
+    const catalogue = new CatalogueStore(file?.config.catalogue ?? demoCatalogue(simulator?.url ?? ''));
+    const store = await openDatabase(options.databaseUrl, settings['database.pool_size']);
+    rollback.push(() => store.close());
+    const built = buildServices({ store, catalogue, logger: options.logger, settings: httpSettingsFrom(settings), upstream: transportSettingsFrom(settings) });
+    rollback.push(() => built.close());
+    const prober = buildProber({ store, services: built.services, logger: options.logger });
+    await prober.refresh();
+    return await prober.run(catalogue.current(), { signal: new AbortController().signal });
+  } finally {
+    await rollback.run();
+  }
+}
