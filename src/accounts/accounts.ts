@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js';
 import { bumpKeyRevision } from './key-revision.js';
 import { generateKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
 import { insertKey, parseAmount, resolveWorkspace, type KeyFields } from './key-writer.js';
-import { newRecordId } from './record-id.js';
+import { newRecordId, newTimeOrderedRecordId } from './record-id.js';
 import type { LimitReset } from './types.js';
 
 export interface CreatedAccount {
@@ -135,5 +135,5 @@ function defaultKeyFields(accountId: string, workspaceId: string, name: string):
 }
 
 function deposit(accountId: string, amount: Units, at: Date): LedgerEntry {
-  return { id: newRecordId('led'), accountId, amount, kind: 'deposit', generationId: null, at };
+  return { id: newTimeOrderedRecordId('led'), accountId, amount, kind: 'deposit', generationId: null, at };
 }

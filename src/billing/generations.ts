@@ -71,7 +71,8 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
 
 /** The row written with a hold: the pending record, stamped with its instance and its hold. */
 export function pendingGenerationRow(hold: Hold, instanceId: string | null): PendingGenerationRow {
-  return { ...generationToRow(hold.pending, false), instance_id: instanceId, hold_id: hold.id, held_units: hold.amount.toString() };
+  // Stamped onto the fresh row rather than spread into a copy: this runs on every admission.
+  return Object.assign(generationToRow(hold.pending, false), { instance_id: instanceId, hold_id: hold.id, held_units: hold.amount.toString() });
 }
 
 interface StoredLine {

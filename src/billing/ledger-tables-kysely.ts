@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, keySpendStateOf, ADMITTED_COLUMNS, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, SETTLED_COLUMNS, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 /** The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL). */
@@ -79,7 +79,7 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
     },
     insertGeneration,
     async closeGeneration(row) {
-      const settled = Object.fromEntries(Object.entries(row).filter(([column]) => !ADMITTED_COLUMNS.has(column))) as Updateable<GenerationsTable>;
+      const settled = Object.fromEntries(SETTLED_COLUMNS.map((column) => [column, row[column] ?? null])) as Updateable<GenerationsTable>;
       const updated = await tx
         .updateTable('generations')
         .set(settled)

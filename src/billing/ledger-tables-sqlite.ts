@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { accountBalanceOf, keySpendStateOf, ADMITTED_COLUMNS, type AccountRow, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, keySpendStateOf, GENERATION_COLUMNS, SETTLED_COLUMNS, type AccountRow, type GenerationColumn, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -23,9 +23,10 @@ class SqliteLedgerStatements {
   readonly keyUsageOn: Statement;
   readonly writeDayUsage: Statement;
   readonly writeKeyTotal: Statement;
-  /** Generation inserts and settlements by column list: the record's columns are fixed, so there are few in practice. */
-  readonly #insertGeneration = new Map<string, Statement>();
-  readonly #closeGeneration = new Map<string, Statement>();
+  /** A generation row, every column bound by position (an absent value binds NULL). */
+  readonly insertGeneration: Statement;
+  /** A final record written over its pending row: the settled columns, then the id. */
+  readonly closeGeneration: Statement;
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
@@ -47,29 +48,12 @@ class SqliteLedgerStatements {
       'INSERT INTO key_usage (key_id, day_start, amount_units) VALUES (?, ?, ?) ON CONFLICT (key_id, day_start) DO UPDATE SET amount_units = excluded.amount_units',
     );
     this.writeKeyTotal = database.prepare('UPDATE api_keys SET usage_units = ? WHERE id = ?');
-  }
-
-  insertGeneration(columns: readonly string[]): Statement {
-    const list = columns.join(', ');
-    let statement = this.#insertGeneration.get(list);
-    if (!statement) {
-      const values = columns.map((column) => `@${column}`).join(', ');
-      statement = this.database.prepare(`INSERT INTO generations (${list}) VALUES (${values}) ON CONFLICT (id) DO NOTHING`);
-      this.#insertGeneration.set(list, statement);
-    }
-    return statement;
-  }
-
-  /** Writes the given columns, but those its admission fixed, over a pending generation (`id` names it). */
-  closeGeneration(columns: readonly string[]): Statement {
-    const list = columns.join(', ');
-    let statement = this.#closeGeneration.get(list);
-    if (!statement) {
-      const settled = columns.filter((column) => !ADMITTED_COLUMNS.has(column)).map((column) => `${column} = @${column}`);
-      statement = this.database.prepare(`UPDATE generations SET ${settled.join(', ')} WHERE id = @id AND status = 'pending'`);
-      this.#closeGeneration.set(list, statement);
-    }
-    return statement;
+    this.insertGeneration = database.prepare(
+      `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
+    );
+    this.closeGeneration = database.prepare(
+      `UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE id = ? AND status = 'pending'`,
+    );
   }
 }
 
@@ -115,22 +99,20 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
         at.getTime(),
         pending.instance_id,
       );
-      const values = boundValues(pending);
-      if (statements.insertGeneration(Object.keys(values)).run(values).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
+      if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
     },
     async deleteHold(holdId) {
       const amount = statements.deleteHold.get(holdId) as string | undefined;
       return amount === undefined ? null : BigInt(amount);
     },
     async insertGeneration(row: Insertable<GenerationsTable>) {
-      const values = boundValues(row);
-      return statements.insertGeneration(Object.keys(values)).run(values).changes === 1;
+      return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
     },
     async closeGeneration(row: Insertable<GenerationsTable>) {
-      const values = boundValues(row);
-      const columns = Object.keys(values);
-      if (statements.closeGeneration(columns).run(values).changes === 1) return true;
-      return statements.insertGeneration(columns).run(values).changes === 1;
+      const settled = boundValues(row, SETTLED_COLUMNS);
+      settled.push(row.id);
+      if (statements.closeGeneration.run(settled).changes === 1) return true;
+      return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
     },
     async insertEntry(entry) {
       statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
@@ -146,9 +128,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
   };
 }
 
-/** A row's values as named parameters; an absent value binds NULL. */
-function boundValues(row: Insertable<GenerationsTable>): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) values[column] = value ?? null;
-  return values;
+/** A row's values for `columns`, by position; an absent value binds NULL. */
+function boundValues(row: Insertable<GenerationsTable>, columns: readonly GenerationColumn[]): unknown[] {
+  return columns.map((column) => row[column] ?? null);
 }

@@ -50,8 +50,8 @@ export interface LedgerTables {
   /** True when this call wrote the record (it did not exist yet). */
   insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   /**
-   * Writes a generation's final record: over its pending row (all but the `ADMITTED_COLUMNS`), or
-   * whole where none exists. True when this call wrote it; false when the generation was already settled.
+   * Writes a generation's final record: its `SETTLED_COLUMNS` over its pending row, or the whole
+   * record where none exists. True when this call wrote it; false when the generation was already settled.
    */
   closeGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;
@@ -60,14 +60,33 @@ export interface LedgerTables {
   writeKeyUsage(keyId: string, dayStart: number, usage: { total: Units; day: Units }): Promise<void>;
 }
 
+/** A column of the generations table. */
+export type GenerationColumn = keyof GenerationsTable;
+
+/** Every column of a generation row, in one fixed order (statements prepared once bind by position). */
+export const GENERATION_COLUMNS = Object.keys({
+  id: 0, account_id: 0, workspace_id: 0, key_id: 0, model: 0, provider_slug: 0, provider_name: 0, endpoint_id: 0,
+  upstream_id: 0, streamed: 0, status: 0, finish_reason: 0, native_finish_reason: 0, error_code: 0, error_message: 0,
+  prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
+  estimated_prompt_tokens: 0, cost_units: 0, cost_lines: 0, uncollected_units: 0, uncollected_reason: 0, created_at: 0,
+  latency_ms: 0, generation_ms: 0, app_title: 0, app_referer: 0, metadata: 0, instance_id: 0, hold_id: 0, held_units: 0,
+} satisfies Record<GenerationColumn, 0>) as readonly GenerationColumn[];
+
 /**
  * What a generation's admission fixed: written with the hold and left as it is by the settlement,
- * so the indexes over the owner and the creation time are not rewritten. Every other column of the
- * final record is written over the pending row.
+ * so the indexes over the owner and the creation time are not rewritten.
  */
-export const ADMITTED_COLUMNS: ReadonlySet<string> = new Set([
+const ADMITTED_COLUMNS: ReadonlySet<GenerationColumn> = new Set<GenerationColumn>([
   'id', 'account_id', 'workspace_id', 'key_id', 'created_at', 'app_title', 'app_referer', 'metadata',
-] satisfies (keyof GenerationsTable)[]);
+]);
+
+/** What only a pending row carries (its instance and its hold): kept as they are once it is settled. */
+const PENDING_COLUMNS: ReadonlySet<GenerationColumn> = new Set<GenerationColumn>(['instance_id', 'hold_id', 'held_units']);
+
+/** What a settlement decides, written over the pending row: every other column. */
+export const SETTLED_COLUMNS: readonly GenerationColumn[] = GENERATION_COLUMNS.filter(
+  (column) => !ADMITTED_COLUMNS.has(column) && !PENDING_COLUMNS.has(column),
+);
 
 /** The stored form of an account's money and of a key's spend state, as both engines read them. */
 export interface AccountRow {

@@ -1,4 +1,4 @@
-import { newRecordId } from '../accounts/record-id.js';
+import { newTimeOrderedRecordId } from '../accounts/record-id.js';
 import { dayStart } from '../accounts/usage-window.js';
 import { ERROR_CODES, GatewayError, INTERNAL_ERROR_MESSAGE } from '../core/errors.js';
 import type { Store } from '../store/store.js';
@@ -48,7 +48,7 @@ async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl
   if (request.pending.id !== request.generationId || request.pending.status !== 'pending') {
     throw new RangeError('a hold writes its own generation, pending');
   }
-  const held: Hold = { ...request, id: newRecordId('hold'), expiresAt: new Date(at.getTime() + ttl) };
+  const held: Hold = { ...request, id: newTimeOrderedRecordId('hold'), expiresAt: new Date(at.getTime() + ttl) };
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
     const account = await lockedAccount(tables, request.accountId);
@@ -89,7 +89,7 @@ async function finish(
       reserved: account.reserved - (released ?? 0n),
     });
     if (cost === 0n) return;
-    await tables.insertEntry({ id: newRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
+    await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
     await addKeyUsage(tables, held.keyId, cost, at);
   });
 }

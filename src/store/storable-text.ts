@@ -42,7 +42,8 @@ function storableJson(value: unknown): unknown {
 /** A row with every text column storable. */
 export function storableRow<T extends Record<string, unknown>>(row: T): T {
   let copy: Record<string, unknown> | undefined;
-  for (const [column, value] of Object.entries(row)) {
+  for (const column in row) {
+    const value = row[column];
     if (typeof value !== 'string' || !value.includes('\u0000')) continue;
     copy ??= { ...row };
     copy[column] = storableText(value);
