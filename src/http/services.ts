@@ -9,8 +9,7 @@ import type { LiveEndpointState } from '../stats/endpoint-state.js';
 import type { OverrunCounter } from '../stats/overrun-counter.js';
 import type { RateLimiters } from './rate-limit.js';
 import type { RequestMetrics } from './request-log.js';
-import type { ReadinessProbe } from './routes/health.js';
-import type { MetricsExposition } from './routes/metrics.js';
+import type { MetricsExposition, ReadinessProbe } from './operator-views.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
 export interface Services extends InferenceServices {

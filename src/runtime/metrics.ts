@@ -3,7 +3,7 @@ import { toUsdNumber } from '../billing/money.js';
 import type { GatewayError } from '../core/errors.js';
 import type { AttemptFailure, PlannedAttempt } from '../core/plan.js';
 import type { EndedRequest, RequestMetrics } from '../http/request-log.js';
-import type { MetricsExposition } from '../http/routes/metrics.js';
+import type { MetricsExposition } from '../http/operator-views.js';
 import type { ReloadReport } from './reload-log.js';
 import type { CallObserver } from '../inference/observer.js';
 import type { OverrunCounter } from '../stats/overrun-counter.js';

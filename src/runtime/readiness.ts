@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { CatalogueSource } from '../catalogue/source.js';
-import type { ReadinessProbe, ReadinessReport } from '../http/routes/health.js';
+import type { ReadinessProbe, ReadinessReport } from '../http/operator-views.js';
 import type { Store } from '../store/store.js';
 
 /** One thing an instance needs before it can serve: resolves when it is there, throws the reason when not. */

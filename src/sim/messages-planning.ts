@@ -34,6 +34,11 @@ export function planningBody(body: Record<string, unknown>): PlanningBody {
   if (isPlainObject(body.tool_choice) && body.tool_choice.type === 'any') planning.tool_choice = 'required';
   if (!thinkingOn(body.thinking)) planning.reasoning_effort = 'none';
   if (Array.isArray(body.stop_sequences)) planning.stop = body.stop_sequences;
+  // structured outputs: `output_config.format: {type: json_schema, schema}` is the chat wire's `response_format`
+  const format = isPlainObject(body.output_config) ? body.output_config.format : undefined;
+  if (isPlainObject(format) && format.type === 'json_schema') {
+    planning.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format.schema } };
+  }
   return { ok: true, body: planning };
 }
 

@@ -331,6 +331,27 @@ export const ADAPTER_CASES: readonly AdapterCase[] = [
     expected: (x) => [x.meta('sim;tokens=3'), ...x.text(0, ANSWER.slice(0, 3)), x.finish('stop'), x.usage({ promptTokens: 6, completionTokens: 3 })],
   },
   {
+    name: 'an input modality the endpoint refuses',
+    model: 'sim;refuse_input=image;tokens=3',
+    request: {
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+    },
+    // Each wire words it its own way: OpenAI names the input in `param` and `code`.
+    expected: (x) => [x.pick({
+      openai: x.httpError(400, 'This model does not accept image input.', {
+        providerCode: 'unsupported_input',
+        raw: JSON.stringify({ error: { message: 'This model does not accept image input.', type: 'invalid_request_error', param: 'messages', code: 'unsupported_input' } }),
+      }),
+      anthropic: x.httpError(400, 'messages: This model does not accept image input.'),
+    })],
+  },
+  {
+    name: 'an answer that follows the requested schema',
+    model: 'sim;follow_schema',
+    request: { parameters: { response_format: { type: 'json_schema', json_schema: { name: 'place', schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } } } },
+    expected: (x) => [x.meta('sim;follow_schema'), ...x.text(0, ['{"city":"sim"}']), x.finish('stop'), x.usage({ promptTokens: PROMPT_TOKENS, completionTokens: 1 })],
+  },
+  {
     name: 'cache reads and writes',
     model: 'sim;cached=2;cache_write=1;tokens=2',
     expected: (x) => [

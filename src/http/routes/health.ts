@@ -2,22 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../services.js';
 
-/** One named readiness check as a probe reports it; `reason` says why a failed one failed. */
-export interface CheckResult {
-  name: string;
-  ok: boolean;
-  reason?: string;
-}
-
-export interface ReadinessReport {
-  ready: boolean;
-  checks: CheckResult[];
-}
-
-/** What `/readyz` asks: whether everything the instance needs to serve is there. */
-export interface ReadinessProbe {
-  probe(): Promise<ReadinessReport>;
-}
 
 const HealthSchema = Type.Object({ status: Type.Literal('ok') });
 

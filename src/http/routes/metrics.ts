@@ -1,12 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 
-/** The instance's metrics in the Prometheus text format. */
-export interface MetricsExposition {
-  readonly contentType: string;
-  text(): Promise<string>;
-}
-
 /** `GET /metrics` — every metric of this instance, for a Prometheus scrape. */
 export function registerMetricsRoute(app: FastifyInstance, services: Pick<Services, 'metrics'>): void {
   app.get('/metrics', {
