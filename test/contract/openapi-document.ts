@@ -42,10 +42,24 @@ function rebased(schema: unknown): unknown {
  * mode, so a keyword that is not JSON Schema, or a reference that leads nowhere, fails to compile.
  * (A tagged union requires its tag before naming it in each branch: valid, so `strictRequired` is off.)
  */
-export function schemaCompiler(document: OpenApiDocument): (schema: unknown) => ValidateFunction {
+export function schemaCompiler(document: OpenApiDocument, options: { closed?: boolean } = {}): (schema: unknown) => ValidateFunction {
   const ajv = new Ajv2020({ strict: true, strictRequired: false, discriminator: true, allErrors: true });
-  ajv.addSchema({ $id: DOCUMENT_ID, $defs: rebased(document.components.schemas) as Record<string, object> });
-  return (schema) => ajv.compile(rebased(schema) as object);
+  const prepare = (schema: unknown) => (options.closed ? closed(rebased(schema)) : rebased(schema));
+  ajv.addSchema({ $id: DOCUMENT_ID, $defs: prepare(document.components.schemas) as Record<string, object> });
+  return (schema) => ajv.compile(prepare(schema) as object);
+}
+
+/**
+ * `schema` with every object that lists its members closed to others (`unevaluatedProperties:
+ * false`), so a reply member the document does not name fails validation: the document then
+ * says every member a reply carries, not just some.
+ */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([member, value]) => [member, closed(value)]));
+  if (copy.type === 'object' && 'properties' in copy && !('additionalProperties' in copy)) copy.unevaluatedProperties = false;
+  return copy;
 }
 
 /** Every schema of the document, with where it stands. */

@@ -16,6 +16,47 @@ const SPEECH_ENDPOINT = {
   speech_envelope: { voices: ['alloy'], codecs: ['mp3', 'wav'] },
 };
 
+/**
+ * A model with every catalogue fact the listing shows (hub reading, family, expiry, reasoning
+ * controls, quantization, discount and conditional prices, envelopes, benchmarks, capacity), on a
+ * provider that states its pages, so the catalogue replies carry their optional members.
+ */
+const RICH_MODEL = {
+  id: 'acme/rich',
+  name: 'Acme: Rich',
+  description: 'Every fact the listing shows.',
+  expiration_date: '2027-01-31',
+  family: { id: 'acme-rich', name: 'Acme Rich' },
+  hub_id: 'acme/rich-7b',
+  hub: { id: 'acme/rich-7b', read_at: '2025-06-02T10:00:00Z', likes: 12, languages: ['en'], evaluations: [{ dataset: 'mmlu', metric: 'accuracy', value: 0.7 }] },
+  default_parameters: { temperature: 0.7, top_k: 40 },
+  tags: ['chat'],
+  endpoints: [
+    {
+      provider: 'sim-a', upstream_model: 'chat;tokens=20;tps=400', quantization: 'fp8', tokenizer: 'GPT', max_prompt_tokens: 16000, supports_implicit_caching: true,
+      supported_parameters: ['max_tokens', 'reasoning', 'tools', 'tool_choice'],
+      reasoning: { supported_efforts: ['high', 'low'], mandatory: false, default_effort: 'low' },
+      benchmarks: [{ dataset: 'mmlu', score: 71.5, sample_count: 1000 }],
+      capacity: { current: 3, total: 8, updated_at: '2025-06-02T00:00:00Z' },
+      pricing: {
+        prompt: '0.000001', completion: '0.000002', input_cache_read: '0.0000001', discount: '0.25',
+        overrides: [{ min_prompt_tokens: 128000, prompt: '0.000002' }, { utc_start: 2200, utc_end: '0600', utc_days: ['friday'], prompt: '0.0000005' }],
+      },
+    },
+    {
+      provider: 'sim-b', upstream_model: 'chat', output_modalities: ['text', 'image'],
+      image_envelope: { sizes: ['1024x1024'], formats: ['png'], max_images: 2 },
+      render_parameters: { image: { steps: { type: 'integer', minimum: 1, maximum: 50 } } },
+      pricing: { prompt: '0.000003', completion: '0.000004', image_output: '0.04' },
+    },
+  ],
+};
+
+const PROVIDERS = { 'sim-a': { headquarters: 'US', privacy_policy_url: 'https://sim-a.example/privacy', compliance: { zdr: true, hipaa: false, zdr_status: 'contractual' } } };
+
+/** The measured figures' clock, moved by the test. */
+const clock = { now: Date.parse('2025-07-01T12:00:10Z') };
+
 let harness: Harness;
 let document: OpenApiDocument;
 
@@ -27,7 +68,10 @@ beforeAll(async () => {
       { id: 'acme/rerank', endpoints: [{ provider: 'sim-cohere', upstream_model: 'rerank', output_modalities: ['rerank'], supported_parameters: [], pricing: {} }] },
       { id: 'acme/tts', endpoints: [SPEECH_ENDPOINT] },
       { id: 'acme/judge', endpoints: [{ provider: 'sim-a', upstream_model: 'judge', supported_parameters: ['max_tokens', 'temperature', 'logprobs', 'top_logprobs'] }] },
+      RICH_MODEL,
     ],
+    providers: PROVIDERS,
+    figures: { now: () => clock.now, syncIntervalMs: 3_600_000 },
   });
   const reply = await send(harness, { path: '/openapi.json', key: null });
   expect(reply.status).toBe(200);
@@ -125,8 +169,11 @@ describe('the OpenAPI document', () => {
 
 describe('real replies conform to the documented ones', () => {
   let compile: ReturnType<typeof schemaCompiler>;
+  /** Catalogue replies are checked member by member: one the document does not name fails. */
+  let compileClosed: ReturnType<typeof schemaCompiler>;
   beforeAll(() => {
     compile = schemaCompiler(document);
+    compileClosed = schemaCompiler(document, { closed: true });
   });
 
   /** The documented response of the reply's status, with every header it documents as always sent. */
@@ -139,8 +186,8 @@ describe('real replies conform to the documented ones', () => {
     return response;
   }
 
-  function expectDocumented(method: string, path: string, reply: RawReply): void {
-    const validate = compile(documentedResponse(method, path, reply).content?.['application/json']?.schema);
+  function expectDocumented(method: string, path: string, reply: RawReply, options: { closed?: boolean } = {}): void {
+    const validate = (options.closed ? compileClosed : compile)(documentedResponse(method, path, reply).content?.['application/json']?.schema);
     expect(validate(reply.json) ? [] : validate.errors, `${method} ${path} ${reply.status}: ${reply.text.slice(0, 500)}`).toEqual([]);
   }
 
@@ -168,14 +215,66 @@ describe('real replies conform to the documented ones', () => {
         billing: { type: 'noul', instructions: 'About billing? [[sim top=yes:0.8,no:0.2]]' },
       },
     }],
-    ['get', '/embeddings/models', 200],
-    ['get', '/speech/models', 200],
   ];
 
   it.each(cases)('%s %s answers %i as documented', async (method, path, status, body) => {
     const reply = await send(harness, { method: method.toUpperCase(), path, body });
     expect(reply.status).toBe(status);
     expectDocumented(method, path, reply);
+  });
+
+  /** Catalogue reads: the address they are sent to, the operation's path, and the status. */
+  const catalogueCases: [string, string, number][] = [
+    ['/models', '/models', 200],
+    ['/models?sort=price-low-to-high&limit=2&supported_parameters=tools', '/models', 200],
+    ['/models?category=programming', '/models', 200],
+    ['/models?limit=0', '/models', 400],
+    ['/models?colour=red', '/models', 400],
+    ['/models/count', '/models/count', 200],
+    ['/models/count?limit=1', '/models/count', 400],
+    ['/models/user', '/models/user', 200],
+    ['/models/user?limit=1&offset=1', '/models/user', 200],
+    ['/models/user?q=chat', '/models/user', 400],
+    ['/models/acme/rich', '/models/{author}/{slug}', 200],
+    ['/models/acme/none', '/models/{author}/{slug}', 404],
+    ['/model/acme/rich', '/model/{author}/{slug}', 200],
+    ['/model/acme/none', '/model/{author}/{slug}', 404],
+    ['/models/acme%2Frich', '/models/{author}', 200],
+    ['/models/acme%2Fnone', '/models/{author}', 404],
+    ['/models/acme/rich/endpoints', '/models/{author}/{slug}/endpoints', 200],
+    ['/models/acme/none/endpoints', '/models/{author}/{slug}/endpoints', 404],
+    ['/models/acme/rich/endpoints?x=1', '/models/{author}/{slug}/endpoints', 400],
+    ['/providers', '/providers', 200],
+    ['/families', '/families', 200],
+    ['/stats/public', '/stats/public', 200],
+    ['/stats/public?x=1', '/stats/public', 400],
+    ['/embeddings/models', '/embeddings/models', 200],
+    ['/speech/models', '/speech/models', 200],
+  ];
+
+  it.each(catalogueCases)('GET %s (operation %s) answers %i as documented, every member named', async (address, path, status) => {
+    const reply = await send(harness, { path: address });
+    expect(reply.status).toBe(status);
+    expectDocumented('get', path, reply, { closed: true });
+  });
+
+  it('the endpoint listing with measured figures answers as documented, every member named', async () => {
+    for (let index = 0; index < 10; index += 1) {
+      const served = await fetch(`${harness.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'acme/rich', stream: true, messages: [{ role: 'user', content: 'Count' }], provider: { only: ['sim-a'] } }),
+      });
+      expect(served.status).toBe(200);
+      await served.text();
+    }
+    clock.now += 60_000;
+    await harness.gateway.services.state.figures.sync();
+    const reply = await send(harness, { path: '/models/acme/rich/endpoints' });
+    const measured = (reply.json as { data: { endpoints: Record<string, unknown>[] } }).data.endpoints.find((entry) => entry.provider_slug === 'sim-a');
+    expect(measured).toMatchObject({ uptime_last_5m: 100, uptime_last_5m_samples: 10, throughput_last_30m_samples: 10, latency_last_30m_samples: 10 });
+    expect(measured?.ttft_last_30m).toEqual(expect.objectContaining({ p50: expect.any(Number), p99: expect.any(Number) }));
+    expectDocumented('get', '/models/{author}/{slug}/endpoints', reply, { closed: true });
   });
 
   it('GET /generation reads back a served generation as documented', async () => {

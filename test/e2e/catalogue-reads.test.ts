@@ -140,13 +140,13 @@ describe('one model', () => {
     expect(errorOf(reply.json).metadata).toMatchObject({ error_type: 'not_found', family_variants: ['acme/chat', 'acme/private'] });
   });
 
-  it('the endpoints listing orders endpoints by provider slug and carries null figures', async () => {
+  it('the endpoints listing orders endpoints by provider slug; before any traffic a figure is null over a scanned, empty window', async () => {
     const reply = await send(harness, { path: '/models/acme/chat/endpoints', key: null });
     expect(reply.status).toBe(200);
     const data = (reply.json as { data: { id: string; endpoints: Record<string, unknown>[]; benchmarks_note: string } }).data;
     expect(data.id).toBe('acme/chat');
     expect(data.endpoints.map((endpoint) => endpoint.provider_slug)).toEqual(['sim-a', 'sim-b']);
-    expect(data.endpoints[0]).toMatchObject({ status: 0, health: 'healthy', uptime_last_30m: null, uptime_last_30m_samples: null, latency_last_30m: null });
+    expect(data.endpoints[0]).toMatchObject({ status: 0, health: 'healthy', uptime_last_30m: null, uptime_last_30m_samples: 0, latency_last_30m: null, latency_last_30m_samples: 0 });
   });
 
   it('GET /models/count is the unfiltered total', async () => {

@@ -6,7 +6,7 @@ export const MODEL_SORTS = ['newest', 'oldest', 'price-low-to-high', 'price-high
 export type ModelSort = (typeof MODEL_SORTS)[number];
 
 /** The hosted marketplace's clients spell the price orders `pricing-…`; both spellings are read. */
-const SORT_ALIASES: Readonly<Record<string, ModelSort>> = { 'pricing-low-to-high': 'price-low-to-high', 'pricing-high-to-low': 'price-high-to-low' };
+export const SORT_ALIASES: Readonly<Record<string, ModelSort>> = { 'pricing-low-to-high': 'price-low-to-high', 'pricing-high-to-low': 'price-high-to-low' };
 
 /** Filters the spec accepts without computing them: the reply is then empty and names them. */
 export const UNSUPPORTED_FILTERS = [
@@ -74,7 +74,13 @@ const READERS: Readonly<Record<string, Reader>> = {
   offset: (query, value, name) => { query.offset = integer(name, value, { min: 0 }); },
 };
 
-const PAGE_ONLY = new Set(['limit', 'offset']);
+/** The parameters `GET /models` reads (beside the accepted-but-not-computed ones). */
+export const MODEL_QUERY_PARAMETERS: readonly string[] = Object.keys(READERS);
+
+/** The parameters of the unfiltered lists. */
+export const PAGE_PARAMETERS = ['limit', 'offset'] as const;
+
+const PAGE_ONLY = new Set<string>(PAGE_PARAMETERS);
 
 /**
  * Reads the query of `GET /models` (or, with `pageOnly`, of the unfiltered lists, which take only

@@ -1,7 +1,10 @@
 import { ErrorDetailSchema, ErrorEnvelopeSchema, ErrorMetadataSchema } from '../../core/error-envelope-schema.js';
 import { KeyInspectionSchema } from '../../accounts/key-inspection-schema.js';
 import { GenerationRecordSchema } from '../../billing/generation-record-schema.js';
-import { ModelSummarySchema, SpeechModelSchema } from '../../catalogue/model-summary-schema.js';
+import { ModelSummarySchema, PricingSchema, SdkModelSchema, SpeechModelSchema } from '../../catalogue/model-summary-schema.js';
+import { EndpointEntrySchema, EndpointListingSchema } from '../../catalogue/listing/endpoint-entry-schema.js';
+import { ModelListSchema } from '../../catalogue/listing/model-list-schema.js';
+import { FamilyRecordSchema, ProviderRecordSchema, PublicStatsSchema } from '../../catalogue/listing/directory-schemas.js';
 import { ChatRequestSchema } from '../../dialects/chat/schema.js';
 import { ChatMessageSchema, ContentPartSchema, ToolSchema as ChatToolSchema } from '../../dialects/chat/message-schema.js';
 import { ChatCompletionSchema, CompletionUsageSchema, ReasoningDetailSchema } from '../../dialects/chat/reply-schema.js';
@@ -62,6 +65,14 @@ export const COMPONENT_SCHEMAS = {
   SpeechRequest: SpeechRequestSchema,
   SpeechForm: SpeechFormSchema,
   ModelSummary: ModelSummarySchema,
+  ModelList: ModelListSchema,
+  SdkModel: SdkModelSchema,
+  Pricing: PricingSchema,
+  EndpointListing: EndpointListingSchema,
+  EndpointEntry: EndpointEntrySchema,
+  Provider: ProviderRecordSchema,
+  Family: FamilyRecordSchema,
+  PublicStats: PublicStatsSchema,
   SpeechModel: SpeechModelSchema,
   KeyInspection: KeyInspectionSchema,
   Generation: GenerationRecordSchema,

@@ -36,6 +36,8 @@ function documentedSchema(schema: FastifySchema | undefined, route: RouteOptions
     ...rest,
     ...(scope && { security: scope.security }),
     ...(answers?.requestBody && { body: { content: answers.requestBody } }),
+    ...(answers?.query && { querystring: answers.query }),
+    ...(answers?.params && { params: answers.params }),
     ...(answers && { response: responses(answers, scope, route.config?.generationId !== undefined) }),
   };
   return referComponents(documented) as FastifySchema;

@@ -15,6 +15,13 @@ export interface RouteAnswers {
   errorBody?: TSchema;
   /** The request body by content type, where the route reads more than a JSON body. */
   requestBody?: Record<string, MediaDoc>;
+  /**
+   * The query parameters it reads, where the route reads and refuses them itself (a 400 naming the
+   * parameter), so Fastify validates nothing from this.
+   */
+  query?: TSchema;
+  /** The path parameters with their meaning, where their names alone do not say it. */
+  params?: TSchema;
 }
 
 declare module 'fastify' {

@@ -8,6 +8,7 @@ export const TAGS = {
   speech: 'Speech',
   generations: 'Generations',
   keys: 'Keys',
+  models: 'Models',
   service: 'Service',
 } as const;
 
@@ -21,5 +22,6 @@ export const TAG_DESCRIPTIONS: Record<(typeof TAGS)[keyof typeof TAGS], string> 
   Speech: 'Text to speech',
   Generations: 'Recorded generations and their exact cost',
   Keys: 'The calling key',
+  Models: 'The public catalogue: served models, their endpoints with measured figures, providers and families',
   Service: 'Liveness and this document',
 };

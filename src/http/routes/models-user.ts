@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
 import { modelListBody } from '../../catalogue/listing/model-list.js';
+import { ModelListSchema, PageQuerySchema } from '../../catalogue/listing/model-list-schema.js';
 import { readModelQuery } from '../../catalogue/listing/model-query.js';
 import { authenticatedKey } from '../auth.js';
+import { jsonReply } from '../openapi/route-answers.js';
+import { TAGS } from '../openapi/tags.js';
 import type { Services } from '../services.js';
 import { sendJson } from './models.js';
 
@@ -12,7 +15,14 @@ import { sendJson } from './models.js';
  * and `offset` are read.
  */
 export function registerModelsUserRoute(app: FastifyInstance, services: Services): void {
-  app.get('/models/user', { schema: { summary: 'Served models as the key\'s workspace may use them', security: [{ bearer: [] }] } }, async (request, reply) => {
+  app.get('/models/user', {
+    schema: {
+      operationId: 'listUserModels',
+      summary: 'Served models as the key\'s workspace may use them',
+      tags: [TAGS.models],
+      answers: { success: { 200: jsonReply(ModelListSchema, 'The served models, newest first, narrowed by the workspace\'s `zdr` default') }, errors: [400], query: PageQuerySchema },
+    },
+  }, async (request, reply) => {
     const query = readModelQuery(request.query as Record<string, unknown>, { pageOnly: true });
     if (authenticatedKey(request).routingDefaults?.zdr === true) query.zdr = true;
     const body = modelListBody(listingOf(services.catalogue.current()), query, { now: Date.now(), figures: services.state }, {

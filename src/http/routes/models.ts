@@ -1,16 +1,39 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EndpointListingSchema } from '../../catalogue/listing/endpoint-entry-schema.js';
 import { endpointListing } from '../../catalogue/listing/endpoint-listing.js';
 import type { ListedModel } from '../../catalogue/listing/listed-model.js';
 import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
 import { modelListBody } from '../../catalogue/listing/model-list.js';
+import { ModelListSchema, ModelQuerySchema } from '../../catalogue/listing/model-list-schema.js';
 import { asksWholeList, readModelQuery, refuseQuery } from '../../catalogue/listing/model-query.js';
+import { ModelSummarySchema, SdkModelSchema } from '../../catalogue/model-summary-schema.js';
 import { GatewayError } from '../../core/errors.js';
 import { unknownModel } from '../../core/planner/model-resolution.js';
 import { sendCachedJson } from '../cached-json.js';
+import { dataReply, jsonReply } from '../openapi/route-answers.js';
+import { TAGS } from '../openapi/tags.js';
 import type { Services } from '../services.js';
 
 type Query = Record<string, unknown>;
 type ModelParams = { author: string; slug: string };
+
+const ModelParamsSchema = Type.Object({
+  author: Type.String({ description: 'The model id\'s first segment (the weights creator)' }),
+  slug: Type.String({ description: 'The rest of the model id' }),
+});
+
+/** `/models/:author` shares its node with `/models/:author/:slug`, so the whole id arrives under `author`. */
+const OneSegmentParamsSchema = Type.Object({
+  author: Type.String({ description: 'The whole model id `<author>/<slug>` in one percent-encoded segment (`acme%2Fchat`), as client SDKs send it' }),
+});
+
+const oneModelDoc = (operationId: string) => ({
+  operationId,
+  summary: 'One served model',
+  tags: [TAGS.models],
+  answers: { success: { 200: dataReply(ModelSummarySchema, 'The model summary') }, errors: [400, 404], params: ModelParamsSchema },
+} as const);
 
 /**
  * The public catalogue reads of models, answered from the listing rendered once per catalogue
@@ -19,7 +42,14 @@ type ModelParams = { author: string; slug: string };
  * the one percent-encoded segment client SDKs send), and its endpoints.
  */
 export function registerModelRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/models', { schema: { summary: 'Served models, filtered, sorted and paged' } }, async (request, reply) => {
+  app.get('/models', {
+    schema: {
+      operationId: 'listModels',
+      summary: 'Served models, filtered, sorted and paged',
+      tags: [TAGS.models],
+      answers: { success: { 200: jsonReply(ModelListSchema, 'The served models, newest first unless sorted') }, errors: [400], query: ModelQuerySchema },
+    },
+  }, async (request, reply) => {
     const query = readModelQuery(request.query as Query);
     const listing = listingOf(services.catalogue.current());
     if (asksWholeList(query)) return sendCachedJson(request, reply, listing, listing.wholeList);
@@ -29,20 +59,41 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     });
     return sendJson(reply, body);
   });
-  app.get('/models/count', { schema: { summary: 'How many models are served' } }, async (request) => {
+  app.get('/models/count', {
+    schema: {
+      operationId: 'countModels',
+      summary: 'How many models are served',
+      tags: [TAGS.models],
+      answers: { success: { 200: dataReply(Type.Object({ count: Type.Integer({ minimum: 0 }) }), 'The unfiltered count') }, errors: [400] },
+    },
+  }, async (request) => {
     refuseQuery(request.query as Query);
     return { data: { count: listingOf(services.catalogue.current()).models.length } };
   });
   const oneModel = async (request: FastifyRequest) => ({ data: servedModel(services, request.params as ModelParams, request.query as Query).summary });
-  app.get('/models/:author/:slug', { schema: { summary: 'One served model' } }, oneModel);
-  app.get('/model/:author/:slug', { schema: { summary: 'One served model' } }, oneModel);
-  app.get('/models/:id', { schema: { summary: 'One served model, named in one percent-encoded segment' } }, async (request) => {
-    const { id } = request.params as { id: string };
+  app.get('/models/:author/:slug', { schema: oneModelDoc('getModel') }, oneModel);
+  app.get('/model/:author/:slug', { schema: oneModelDoc('getModelSingular') }, oneModel);
+  app.get('/models/:author', {
+    schema: {
+      operationId: 'retrieveModel',
+      summary: 'One served model, named in one percent-encoded segment, as a bare object',
+      tags: [TAGS.models],
+      answers: { success: { 200: jsonReply(SdkModelSchema, 'The model summary with `object` and `owned_by`') }, errors: [400, 404], params: OneSegmentParamsSchema },
+    },
+  }, async (request) => {
+    const { author: id } = request.params as { author: string };
     const [author = '', ...rest] = id.split('/');
     const listed = servedModel(services, { author, slug: rest.join('/') }, request.query as Query);
     return { id: listed.model.id, object: 'model', owned_by: listed.model.author, ...listed.summary };
   });
-  app.get('/models/:author/:slug/endpoints', { schema: { summary: 'The live endpoints of a served model' } }, async (request) => {
+  app.get('/models/:author/:slug/endpoints', {
+    schema: {
+      operationId: 'listModelEndpoints',
+      summary: 'The live endpoints of a served model, with the figures measured on this service\'s traffic',
+      tags: [TAGS.models],
+      answers: { success: { 200: dataReply(EndpointListingSchema, 'The model and its live endpoints') }, errors: [400, 404], params: ModelParamsSchema },
+    },
+  }, async (request) => {
     const listed = servedModel(services, request.params as ModelParams, request.query as Query);
     return { data: endpointListing(listed, services.state) };
   });
