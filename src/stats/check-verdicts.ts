@@ -1,5 +1,5 @@
 import type { Capability, CapabilityVerdictView, CheckObservation } from '../core/capability-checks.js';
-import { PROBE_VERSION } from '../prober/probe-version.js';
+import { PROBE_VERSION } from '../core/probe-version.js';
 
 /** One endpoint's observation of one capability, as stored and shared between instances. */
 export interface CheckVerdict extends CheckObservation {

@@ -5,7 +5,7 @@ import type { ListedModel } from '../../../../src/catalogue/listing/listed-model
 import { servingRevision } from '../../../../src/catalogue/serving-revision.js';
 import type { EndpointEntry } from '../../../../src/catalogue/types.js';
 import type { Capability } from '../../../../src/core/capability-checks.js';
-import { PROBE_VERSION } from '../../../../src/prober/probe-version.js';
+import { PROBE_VERSION } from '../../../../src/core/probe-version.js';
 import { LiveEndpointState } from '../../../../src/stats/endpoint-state.js';
 import { MemoryEndpointHealth } from '../../../../src/stats/endpoint-health.js';
 import { providerDocument, endpointDocument, validCatalogue } from '../../../fixtures/catalogue/documents.js';
