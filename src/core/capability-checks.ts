@@ -20,7 +20,7 @@ export interface CheckObservation {
   at: number;
   /** What the endpoint served then (see catalogue/serving-revision.ts). */
   revision: string;
-  /** The version of the checks that observed it (see prober/probe-version.ts). */
+  /** The version of the checks that observed it (see core/probe-version.ts). */
   probeVersion: number;
   /** What was seen, in words: why it failed, or what passed. */
   detail: string;
