@@ -11,6 +11,8 @@ export interface Drain {
   begin(): void;
   /** Resolves once no request is in flight, or when `graceMs` has passed, whichever comes first. */
   settled(graceMs: number): Promise<void>;
+  /** Whether the drain has begun (readiness reports it). */
+  readonly active: boolean;
 }
 
 declare module 'fastify' {
@@ -25,7 +27,7 @@ declare module 'fastify' {
  * `Connection: close`; requests in flight finish, or, past the drain grace (`Services.restart`), end
  * with the same 503, in-band when their stream had opened. The runtime stops listening once nothing
  * is in flight or the grace has passed (runtime/gateway.ts); from then on connections are closed as
- * soon as they are idle.
+ * soon as they are idle. The operator routes keep answering: `/readyz` then says the instance drains.
  */
 export function registerDrain(app: FastifyInstance): void {
   let draining = false;
@@ -36,6 +38,9 @@ export function registerDrain(app: FastifyInstance): void {
       draining = true;
     },
     settled: (graceMs) => inFlight.none(graceMs),
+    get active() {
+      return draining;
+    },
   } satisfies Drain);
   app.addHook('onClose', async () => {
     draining = true;
@@ -49,7 +54,8 @@ export function registerDrain(app: FastifyInstance): void {
     app.server.once('close', () => clearInterval(closeIdle));
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+    // health, readiness and metrics keep answering in their own shapes: a draining instance is alive and not ready
+    if (!draining || request.routeOptions.config.scope === 'operator') return;
     const error = restartError();
     // The connection closes once the answer is sent and whatever body came with the request is read.
     return sendWhileDraining(request, reply, error, errorBody(request, error));

@@ -47,7 +47,12 @@ export function startConfigReload(options: ConfigReloadOptions, targets: ReloadT
   const { file } = options;
   if (file === undefined) {
     return {
-      reload: (trigger) => Promise.resolve(logReload(targets.logger, { outcome: 'nothing to reload', trigger })),
+      reload: (trigger) => {
+        const report: ReloadReport = { outcome: 'nothing to reload', trigger };
+        logReload(targets.logger, report);
+        targets.observe?.(report);
+        return Promise.resolve();
+      },
       stop: () => undefined,
     };
   }

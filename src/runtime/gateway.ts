@@ -144,6 +144,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
       // moment after the grace, connections still open (one that never sent a request, a stuck
       // socket) are closed so the drain always ends.
       app.drain.begin();
+      logger.info({ graceMs: http.drainGraceMs }, `draining: new requests get the restart 503; requests in flight have ${http.drainGraceMs} ms to finish`);
       configReload.stop();
       const grace = setTimeout(() => built.restart(), http.drainGraceMs);
       const force = setTimeout(() => app.server.closeAllConnections(), http.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
@@ -156,6 +157,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
       await built.close();
       await store.close();
       await simulator?.close();
+      logger.info('drained and stopped');
     },
   };
   if (demoKey) running.demoKey = demoKey;

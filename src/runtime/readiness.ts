@@ -42,12 +42,13 @@ export function databaseCheck(store: Pick<Store, 'db'>): ReadinessCheck {
   };
 }
 
-/** A catalogue is loaded and serves at least one endpoint. */
+/** A catalogue is loaded and serves at least one endpoint (one not `disabled`). */
 export function catalogueCheck(catalogue: CatalogueSource): ReadinessCheck {
   return {
     name: 'catalogue',
     async check() {
-      if (catalogue.current().endpoints.size === 0) throw new Error('the catalogue serves no endpoint');
+      for (const endpoint of catalogue.current().endpoints.values()) if (!endpoint.disabled) return;
+      throw new Error('the catalogue serves no endpoint');
     },
   };
 }

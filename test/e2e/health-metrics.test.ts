@@ -96,6 +96,43 @@ describe('health', () => {
   });
 });
 
+describe('while the instance drains', () => {
+  it('/healthz still answers 200 and /readyz 503 naming the drain, in their own shapes; /readyz counts only endpoints not disabled', async () => {
+    const gateway = await startHarness({
+      models: [MODELS[2] as ModelSpec, { id: 'acme/off', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', disabled: true }] }],
+      settings: { drainGraceMs: 3_000 },
+    });
+    const stream = await fetch(`${gateway.gateway.url}${CHAT_ROUTE}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'acme/slow', stream: true, messages: [{ role: 'user', content: 'Hello' }] }),
+    });
+    const reader = stream.body?.getReader();
+    await reader?.read();
+    const closing = gateway.close();
+    try {
+      expect(await atRoot(gateway, '/healthz')).toMatchObject({ status: 200, json: { status: 'ok' } });
+      expect(await atRoot(gateway, '/readyz')).toMatchObject({
+        status: 503,
+        json: { status: 'unavailable', checks: [{ name: 'database', ok: true }, { name: 'catalogue', ok: true }, { name: 'drain', ok: false, reason: 'the instance is draining for a restart' }] },
+      });
+      expect((await send(gateway, { path: '/key' })).status).toBe(503);
+    } finally {
+      await reader?.cancel();
+      await closing;
+    }
+  });
+
+  it('a catalogue whose every endpoint is disabled serves nothing: /readyz 503 naming the catalogue', async () => {
+    const off = await startHarness({ models: [{ id: 'acme/off', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', disabled: true }] }] });
+    try {
+      expect(await atRoot(off, '/readyz')).toMatchObject({ status: 503, json: { checks: [{ name: 'database', ok: true }, { name: 'catalogue', ok: false }] } });
+    } finally {
+      await off.close();
+    }
+  });
+});
+
 describe.each(GATEWAY_DATABASES)('/readyz on $name', (engine) => {
   it('answers 200 while the database answers, and 503 naming it once it cannot be queried; /healthz still 200', async () => {
     const database = await engine.open();

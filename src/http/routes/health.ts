@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../services.js';
 
-
 const HealthSchema = Type.Object({ status: Type.Literal('ok') });
 
 const ReadinessSchema = Type.Object({
@@ -12,7 +11,8 @@ const ReadinessSchema = Type.Object({
 
 /**
  * `GET /healthz` — the process is alive and answers.
- * `GET /readyz` — every readiness check passes (200), or 503 naming the checks that failed and why.
+ * `GET /readyz` — every readiness check passes (200), or 503 naming the checks that failed and why
+ * (`drain` while the instance drains for a restart).
  */
 export function registerHealthRoutes(app: FastifyInstance, services: Pick<Services, 'readiness'>): void {
   app.get('/healthz', {
@@ -26,6 +26,8 @@ export function registerHealthRoutes(app: FastifyInstance, services: Pick<Servic
     },
   }, async (_request, reply) => {
     const report = await services.readiness.probe();
-    return reply.code(report.ready ? 200 : 503).send({ status: report.ready ? 'ok' : 'unavailable', checks: report.checks });
+    const checks = app.drain.active ? [...report.checks, { name: 'drain', ok: false, reason: 'the instance is draining for a restart' }] : report.checks;
+    const ready = report.ready && !app.drain.active;
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
   });
 }

@@ -167,14 +167,19 @@ describe('config reload of a ConfigMap volume', () => {
 });
 
 describe('config reload without a config file', () => {
-  test('the demo has nothing to reload, and says so', async () => {
+  test('the demo has nothing to reload, says so, and reports it as a reload outcome (the metrics count it)', async () => {
     const lines: LogLine[] = [];
+    const outcomes: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as LogLine) });
     const reload = startConfigReload(
       { settings: resolveSettings() },
-      { catalogue: new CatalogueStore(validCatalogue(catalogueDocument())), logger, env: {}, resolve: resolveSettings, applyLive: () => undefined },
+      {
+        catalogue: new CatalogueStore(validCatalogue(catalogueDocument())), logger, env: {}, resolve: resolveSettings, applyLive: () => undefined,
+        observe: (report) => outcomes.push(report.outcome),
+      },
     );
     await reload.reload('SIGHUP');
     expect(lines.map((line) => line.msg)).toEqual(['no config file (the embedded demo): nothing to reload']);
+    expect(outcomes).toEqual(['nothing to reload']);
   });
 });
