@@ -50,7 +50,8 @@ export function modelSummary(model: ModelEntry, basePath = API_BASE_PATH): Recor
 export function reasoningRecord(domain: ReasoningDomain): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   if (domain.supportedEfforts) record.supported_efforts = domain.supportedEfforts;
-  if (domain.mandatory === false) record.mandatory = false;
+  // `false` means an off control exists: declared so, or effort `none` among the levels
+  if (domain.mandatory === false || (domain.mandatory === undefined && domain.supportedEfforts?.includes('none'))) record.mandatory = false;
   if (domain.defaultEffort) record.default_effort = domain.defaultEffort;
   if (domain.defaultEnabled !== undefined) record.default_enabled = domain.defaultEnabled;
   if (domain.supportsMaxTokens) record.supports_max_tokens = true;
