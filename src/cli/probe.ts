@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { pino } from 'pino';
 import type { CheckOutcome } from '../prober/prober.js';
 import { DEFAULT_DATABASE_URL } from '../store/database-url.js';
+import { renamedForSource } from './option-source.js';
 
 interface ProbeOptions {
   config?: string;
@@ -21,11 +22,16 @@ export function registerProbeCommand(program: Command): void {
     .addOption(new Option('--config <file>', 'catalogue/config YAML (the embedded demo without one)').env('SWITCHYARD_CONFIG'))
     .addOption(new Option('--database <url>', 'sqlite:PATH or postgres://… where verdicts are stored').env('SWITCHYARD_DATABASE_URL').default(DEFAULT_DATABASE_URL))
     .option('--json', 'print {"checks": [...]} instead of a table')
-    .action(async (options: ProbeOptions) => {
+    .action(async (options: ProbeOptions, command: Command) => {
       const { probeOnce } = await import('../runtime/probe-once.js');
       // what the prober logs goes to standard error, so standard output holds only the verdicts
       const logger = pino({ level: process.env.LOG_LEVEL ?? 'error' }, pino.destination(2));
-      const outcomes = await probeOnce({ ...(options.config && { configPath: options.config }), databaseUrl: options.database, logger });
+      let outcomes: CheckOutcome[];
+      try {
+        outcomes = await probeOnce({ ...(options.config && { configPath: options.config }), databaseUrl: options.database, logger });
+      } catch (error) {
+        throw renamedForSource(error, command);
+      }
       process.stdout.write(options.json ? `${JSON.stringify({ checks: outcomes.map(outcomeJson) })}\n` : verdictTable(outcomes));
     });
 }

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { StartupError } from '../runtime/startup-error.js';
+import { renamedForSource } from './option-source.js';
 import { DEFAULT_DATABASE_URL } from '../store/database-url.js';
 
 interface ServeOptions {
@@ -11,13 +12,6 @@ interface ServeOptions {
 }
 
 /** Flags that may come from the environment instead, by the variable's name. */
-const FLAG_VARIABLES: Record<string, string> = {
-  '--config': 'SWITCHYARD_CONFIG',
-  '--port': 'PORT',
-  '--database': 'SWITCHYARD_DATABASE_URL',
-  '--redis': 'SWITCHYARD_REDIS_URL',
-};
-
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
@@ -31,7 +25,7 @@ export function registerServeCommand(program: Command): void {
       try {
         await serve(options);
       } catch (error) {
-        throw error instanceof StartupError ? renamedForSource(error, command) : error;
+        throw renamedForSource(error, command);
       }
     });
 }
@@ -66,11 +60,4 @@ async function serve(options: ServeOptions): Promise<void> {
   reload = () => void gateway.reload('SIGHUP');
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-}
-
-/** A problem with a flag's value that came from the environment names the variable instead. */
-function renamedForSource(error: StartupError, command: Command): StartupError {
-  const variable = FLAG_VARIABLES[error.option];
-  const key = error.option.slice(2);
-  return variable !== undefined && command.getOptionValueSource(key) === 'env' ? error.renamed(variable) : error;
 }

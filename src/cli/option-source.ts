@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import { StartupError } from '../runtime/startup-error.js';
+
+/** The environment variable each flag falls back to. */
+const FLAG_VARIABLES: Record<string, string> = {
+  '--config': 'SWITCHYARD_CONFIG',
+  '--port': 'PORT',
+  '--database': 'SWITCHYARD_DATABASE_URL',
+  '--redis': 'SWITCHYARD_REDIS_URL',
+};
+
+/** A start-up problem with a flag's value that came from the environment names the variable instead. */
+export function renamedForSource(error: unknown, command: Command): unknown {
+  if (!(error instanceof StartupError)) return error;
+  const variable = FLAG_VARIABLES[error.option];
+  const key = error.option.slice(2);
+  return variable !== undefined && command.getOptionValueSource(key) === 'env' ? error.renamed(variable) : error;
+}
