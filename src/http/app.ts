@@ -21,8 +21,8 @@ import { registerSystemOneRoute } from './routes/systemone.js';
 import { registerResponsesRoute } from './routes/responses.js';
 import { registerCompletionsRoute } from './routes/completions.js';
 import { registerMessagesRoutes } from './routes/messages.js';
-import { registerSpeechRoute } from './routes/speech.js';
-import { registerEmbeddingsRoute } from './routes/embeddings.js';
+import { registerSpeechModelsRoute, registerSpeechRoute } from './routes/speech.js';
+import { registerEmbeddingsModelsRoute, registerEmbeddingsRoute } from './routes/embeddings.js';
 import { registerRerankRoute } from './routes/rerank.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerModelsUserRoute } from './routes/models-user.js';
@@ -53,7 +53,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerDrain(app);
   await registerScope(app, services, 'operator', [registerHealthRoutes, registerMetricsRoute]);
   await app.register(async (api) => {
-    await registerScope(api, services, 'public', [registerRootRoute, registerModelRoutes, registerCatalogueDirectoryRoutes, registerOpenApiRoute]);
+    await registerScope(api, services, 'public', [
+      registerRootRoute, registerModelRoutes, registerSpeechModelsRoute, registerEmbeddingsModelsRoute, registerCatalogueDirectoryRoutes, registerOpenApiRoute,
+    ]);
     await registerScope(api, services, 'key', [
       registerKeyRoute,
       registerGenerationRoute,

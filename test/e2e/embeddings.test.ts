@@ -290,8 +290,10 @@ describe('GET /embeddings/models', () => {
     expect(records.find((record) => record.id === 'acme/embed-quiet')?.supported_dimensions).toBeNull();
   });
 
-  it('needs a key', async () => {
-    expect((await send(harness, { path: '/embeddings/models', key: null })).status).toBe(401);
+  it('needs no key: a catalogue read, counted against the client address', async () => {
+    const reply = await send(harness, { path: '/embeddings/models', key: null });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-ratelimit-limit')).not.toBeNull();
   });
 });
 

@@ -13,8 +13,8 @@ import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
 import { dataReply, inferenceReply } from '../openapi/route-answers.js';
 import { TAGS } from '../openapi/tags.js';
 
-/** POST /embeddings, and GET /embeddings/models: the embedding models with their summaries. */
-export function registerEmbeddingsRoute(app: FastifyInstance, services: Services): void {
+/** GET /embeddings/models (public: a catalogue read): the embedding models with their summaries. */
+export function registerEmbeddingsModelsRoute(app: FastifyInstance, services: Pick<Services, 'catalogue'>): void {
   app.get('/embeddings/models', {
     schema: {
       operationId: 'listEmbeddingsModels',
@@ -23,6 +23,10 @@ export function registerEmbeddingsRoute(app: FastifyInstance, services: Services
       answers: { success: { 200: dataReply(Type.Array(ModelSummarySchema), 'The summaries of the served embedding models') }, errors: [] },
     },
   }, async () => ({ data: embeddingsModelRecords(services.catalogue.current()) }));
+}
+
+/** POST /embeddings. */
+export function registerEmbeddingsRoute(app: FastifyInstance, services: Services): void {
   operationRoute<EmbeddingsRequestBody, EmbeddingsAsk, EmbeddingsResult>(app, services, {
     url: '/embeddings',
     summary: 'Vectors for text, token arrays or multimodal items',

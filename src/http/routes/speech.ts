@@ -25,12 +25,8 @@ const SERVICE_VOICE = {
   'X-Service-Voice': { description: 'The voice that spoke, when the service chose it for a `voice` no endpoint declares', type: 'string' as const },
 };
 
-/**
- * GET /speech/models: the speech models and what they declare.
- * POST /audio/speech: text to audio, from a JSON body or a multipart form whose `file` is a voice
- * sample (read into memory for this request only, at most 5 MiB).
- */
-export async function registerSpeechRoute(app: FastifyInstance, services: Services): Promise<void> {
+/** GET /speech/models (public: a catalogue read): the speech models and what they declare. */
+export function registerSpeechModelsRoute(app: FastifyInstance, services: Pick<Services, 'catalogue'>): void {
   app.get('/speech/models', {
     schema: {
       operationId: 'listSpeechModels',
@@ -39,6 +35,13 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
       answers: { success: { 200: dataReply(Type.Array(SpeechModelSchema), 'The served speech models') }, errors: [] },
     },
   }, async () => ({ data: speechModelRecords(services.catalogue.current()) }));
+}
+
+/**
+ * POST /audio/speech: text to audio, from a JSON body or a multipart form whose `file` is a voice
+ * sample (read into memory for this request only, at most 5 MiB).
+ */
+export async function registerSpeechRoute(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(multipart, {
       attachFieldsToBody: 'keyValues',
