@@ -93,7 +93,7 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
           {
             ...demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;reasoning=24', prompt: '0.000001', completion: '0.000004' }),
             supported_parameters: [...CHAT_PARAMETERS, 'reasoning', 'reasoning_effort'],
-            reasoning: { supported_efforts: ['high', 'medium', 'low'] },
+            reasoning: { supported_efforts: ['high', 'medium', 'low'], mandatory: false },
           },
         ],
       },
@@ -108,7 +108,7 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
           {
             ...demoEndpoint({ provider: 'sim-gamma', upstream: 'claude;reasoning=16;tps=400', prompt: '0.000001', completion: '0.000005' }),
             supported_parameters: ['max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning'],
-            reasoning: { supported_efforts: ['high', 'medium', 'low'], supports_max_tokens: true },
+            reasoning: { supported_efforts: ['high', 'medium', 'low'], mandatory: false, supports_max_tokens: true },
           },
         ],
       },
@@ -169,6 +169,8 @@ function demoEndpoint(endpoint: DemoEndpoint): Record<string, unknown> {
     input_modalities: ['text'],
     output_modalities: ['text'],
     supported_parameters: CHAT_PARAMETERS,
+    // the simulator counts tokens with the GPT tokenizer
+    tokenizer: 'GPT',
     pricing: { prompt: endpoint.prompt, completion: endpoint.completion },
   };
 }
