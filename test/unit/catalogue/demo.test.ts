@@ -78,7 +78,7 @@ describe('demo catalogue', () => {
     const [think] = endpoints;
     expect(think?.supportedParameters.has('reasoning')).toBe(true);
     expect(think?.supportedParameters.has('reasoning_effort')).toBe(true);
-    expect(think?.reasoning).toEqual({ supportedEfforts: ['high', 'medium', 'low'] });
+    expect(think?.reasoning).toEqual({ supportedEfforts: ['high', 'medium', 'low'], mandatory: false });
   });
 
   test('the chat models leave their reasoning domain unknown', () => {
