@@ -70,7 +70,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     refuseQuery(request.query as Query);
     return { data: { count: listingOf(services.catalogue.current()).models.length } };
   });
-  const oneModel = async (request: FastifyRequest) => ({ data: servedModel(services, request.params as ModelParams, request.query as Query).summary });
+  const oneModel = async (request: FastifyRequest) => ({ data: servedModel(services, modelId(request.params as ModelParams), request.query as Query).summary });
   app.get('/models/:author/:slug', { schema: oneModelDoc('getModel') }, oneModel);
   app.get('/model/:author/:slug', { schema: oneModelDoc('getModelSingular') }, oneModel);
   app.get('/models/:author', {
@@ -81,9 +81,9 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
       answers: { success: { 200: jsonReply(SdkModelSchema, 'The model summary with `object` and `owned_by`') }, errors: [400, 404], params: OneSegmentParamsSchema },
     },
   }, async (request) => {
+    // the whole id, `author/slug`, arrives percent-decoded in the one segment
     const { author: id } = request.params as { author: string };
-    const [author = '', ...rest] = id.split('/');
-    const listed = servedModel(services, { author, slug: rest.join('/') }, request.query as Query);
+    const listed = servedModel(services, id, request.query as Query);
     return { id: listed.model.id, object: 'model', owned_by: listed.model.author, ...listed.summary };
   });
   app.get('/models/:author/:slug/endpoints', {
@@ -94,7 +94,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
       answers: { success: { 200: dataReply(EndpointListingSchema, 'The model and its live endpoints') }, errors: [400, 404], params: ModelParamsSchema },
     },
   }, async (request) => {
-    const listed = servedModel(services, request.params as ModelParams, request.query as Query);
+    const listed = servedModel(services, modelId(request.params as ModelParams), request.query as Query);
     return { data: endpointListing(listed, services.state) };
   });
 }
@@ -103,9 +103,12 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
  * The served model named `author/slug`. 404 for a model without a live endpoint, and for an unknown
  * one, which names the served variants when the id is a family's (as inference does).
  */
-function servedModel(services: Services, params: ModelParams, query: Query): ListedModel {
+function modelId(params: ModelParams): string {
+  return `${params.author}/${params.slug}`;
+}
+
+function servedModel(services: Services, id: string, query: Query): ListedModel {
   refuseQuery(query);
-  const id = `${params.author}/${params.slug}`;
   const catalogue = services.catalogue.current();
   const listed = listingOf(catalogue).byId.get(id);
   if (listed) return listed;
