@@ -122,6 +122,6 @@ export const ROUTE_SEEDS: RouteSeed[] = [
   }),
   inference('/audio/speech', { model: 'acme/tts', input: 'Hello there, how are you?', voice: 'alloy', response_format: 'wav', speed: 1, seed: 3 }),
   { path: '/key', method: 'GET', recorded: false, inference: false },
-  { path: '/speech/models', method: 'GET', recorded: false, inference: false },
+  { path: '/models/user', method: 'GET', recorded: false, inference: false },
   { path: '/generation', method: 'GET', recorded: false, inference: false },
 ];
