@@ -1,5 +1,7 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalogue } from '../types.js';
-import { listedModels, type ListedModel } from './listed-model.js';
+import { eachListedModel, listedModels, newestFirst, type ListedModel } from './listed-model.js';
 
 /** What the catalogue reads answer from, built once per catalogue snapshot. */
 export interface ListingSnapshot {
@@ -12,22 +14,42 @@ export interface ListingSnapshot {
 
 const snapshots = new WeakMap<Catalogue, ListingSnapshot>();
 
+/** The longest a slice of `prepareListing` runs before letting other work in. */
+const SLICE_MS = 10;
+
 /**
- * The listing of `catalogue`, rendered on first use and kept while the snapshot is current: a reload
- * swaps the snapshot, so the next read renders the new one and the old listing goes with the old
- * snapshot. Nothing here reads measured figures, so they never make it stale.
+ * The listing of `catalogue`, rendered on first use (unless `prepareListing` rendered it before)
+ * and kept while the snapshot is current: a reload swaps the snapshot, so the old listing goes with
+ * the old snapshot. Nothing here reads measured figures, so they never make it stale.
  */
 export function listingOf(catalogue: Catalogue): ListingSnapshot {
-  let snapshot = snapshots.get(catalogue);
-  if (!snapshot) {
-    const models = listedModels(catalogue);
-    snapshot = {
-      models,
-      byId: new Map(models.map((listed) => [listed.model.id, listed])),
-      wholeList: listBody(models, { totalCount: models.length, next: null }),
-    };
-    snapshots.set(catalogue, snapshot);
+  return snapshots.get(catalogue) ?? keep(catalogue, listedModels(catalogue));
+}
+
+/**
+ * Renders the listing of `catalogue` ahead of its first read, in slices of about SLICE_MS with a
+ * turn of the event loop between them: rendering thousands of summaries at once would hold up
+ * the requests in flight for a good part of a second.
+ */
+export async function prepareListing(catalogue: Catalogue): Promise<void> {
+  const listed: ListedModel[] = [];
+  let sliceStart = performance.now();
+  for (const model of eachListedModel(catalogue)) {
+    listed.push(model);
+    if (performance.now() - sliceStart < SLICE_MS) continue;
+    await nextTurn();
+    sliceStart = performance.now();
   }
+  if (!snapshots.has(catalogue)) keep(catalogue, listed.sort(newestFirst));
+}
+
+function keep(catalogue: Catalogue, models: readonly ListedModel[]): ListingSnapshot {
+  const snapshot: ListingSnapshot = {
+    models,
+    byId: new Map(models.map((listed) => [listed.model.id, listed])),
+    wholeList: listBody(models, { totalCount: models.length, next: null }),
+  };
+  snapshots.set(catalogue, snapshot);
   return snapshot;
 }
 
