@@ -32,6 +32,7 @@ export function listingOf(catalogue: Catalogue): ListingSnapshot {
  * the requests in flight for a good part of a second.
  */
 export async function prepareListing(catalogue: Catalogue): Promise<void> {
+  if (snapshots.has(catalogue)) return;
   const listed: ListedModel[] = [];
   let sliceStart = performance.now();
   for (const model of eachListedModel(catalogue)) {
