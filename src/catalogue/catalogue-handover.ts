@@ -22,7 +22,7 @@ export interface HandoverRequest {
 export const NEXT_BATCH = 'next';
 
 /** About how many endpoints one batch carries: a few milliseconds to take in. */
-const ENDPOINTS_PER_BATCH = 300;
+const ENDPOINTS_PER_BATCH = 150;
 
 /** The models in batches of about ENDPOINTS_PER_BATCH endpoints, a model never split. */
 export function* modelBatches(models: Iterable<ModelEntry>): Generator<ModelEntry[]> {

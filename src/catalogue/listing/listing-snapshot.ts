@@ -15,7 +15,7 @@ export interface ListingSnapshot {
 const snapshots = new WeakMap<Catalogue, ListingSnapshot>();
 
 /** The longest a slice of `prepareListing` runs before letting other work in. */
-const SLICE_MS = 10;
+const SLICE_MS = 8;
 
 /**
  * The listing of `catalogue`, rendered on first use (unless `prepareListing` rendered it before)
