@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { modelBatches, NEXT_BATCH, type HandoverMessage, type HandoverRequest } from './catalogue-handover.js';
 import { parseCatalogueText } from './loader.js';
@@ -9,6 +10,10 @@ import { parseCatalogueText } from './loader.js';
  */
 const port = parentPort;
 if (!port) throw new Error('catalogue-read-worker runs as a worker thread');
+// Reading is background work: on a busy machine the thread serving requests comes first. Linux
+// keeps a nice value per thread, so this lowers this thread alone (elsewhere it would lower the
+// whole process, so it is left alone there).
+if (process.platform === 'linux') setPriority(19);
 const { text, origin, loadedAt } = workerData as HandoverRequest;
 const result = parseCatalogueText(text, origin, loadedAt);
 const send = (message: HandoverMessage): void => port.postMessage(message);
