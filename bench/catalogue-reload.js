@@ -125,6 +125,12 @@ const startedAt = performance.now();
 const { child, url } = await startServe(configPath, join(dir, 'bench.db'));
 const startMs = performance.now() - startedAt;
 const pool = new Pool(url, { connections: connections + 1 });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    child.kill('SIGTERM');
+    process.exit(1);
+  });
+}
 try {
   console.log(`gateway from ${checkout}; catalogue: ${models} models × 3 endpoints; started in ${(startMs / 1000).toFixed(1)} s`);
   console.log(`${connections} clients of GET /api/v1/models/count; load average before: ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);
