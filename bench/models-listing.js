@@ -1,8 +1,8 @@
 /**
  * `node bench/models-listing.js`: the catalogue reads over a generated catalogue of 2,000 models × 3
  * endpoints (BENCH_LISTING_MODELS), the gateway in its own process. First the cold read: the first
- * `GET /api/v1/models` after start, which renders the listing of the snapshot (what each catalogue
- * reload costs once). Then closed-loop load at concurrency 8 (BENCH_LISTING_CONNECTIONS), 2 s of
+ * `GET /api/v1/models` after start (the listing is rendered before the server listens, and before a
+ * reloaded snapshot is swapped in; this read encodes the whole list to bytes once). Then closed-loop load at concurrency 8 (BENCH_LISTING_CONNECTIONS), 2 s of
  * warm-up and BENCH_SECONDS (default 10) measured, per scenario: the whole list (gzipped, as the
  * HTTP clients that list models ask for it, and plain), a filtered and sorted page, one model, and
  * one model's endpoints. Target: the whole list at p50 under 5 ms.
@@ -41,7 +41,7 @@ const gateway = await startService('serve-listing-gateway.js');
 try {
   const { url, models } = gateway.info;
   const cold = await coldRead(url);
-  console.log(`catalogue: ${models} models × 3 endpoints; first GET /models (renders the listing): ${cold.ms.toFixed(1)} ms, ${cold.models} models, ${(cold.bytes / 1e6).toFixed(2)} MB`);
+  console.log(`catalogue: ${models} models × 3 endpoints; first GET /models (listing rendered at start; encodes it once): ${cold.ms.toFixed(1)} ms, ${cold.models} models, ${(cold.bytes / 1e6).toFixed(2)} MB`);
   console.log(`concurrency ${connections}, ${config.seconds} s measured after ${config.warmupSeconds} s warm-up; load average before: ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);
   const rows = [];
   for (const [name, path, headers] of SCENARIOS) {

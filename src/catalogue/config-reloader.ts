@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { parseCatalogueText, type CatalogueResult } from './loader.js';
+import type { CatalogueResult } from './loader.js';
 import type { CatalogueProblem } from './types.js';
+import { readCatalogueInWorker, type CatalogueReader } from './worker-catalogue-reader.js';
 
 /** What asked for a reload: the file watcher, or the operator's SIGHUP. */
 export type ReloadTrigger = 'file change' | 'SIGHUP';
@@ -11,24 +12,34 @@ export type FileReading =
   | { kind: 'invalid'; file: string; trigger: ReloadTrigger; problems: CatalogueProblem[] }
   | { kind: 'unreadable'; file: string; trigger: ReloadTrigger; cause: string };
 
+export interface ReaderOptions {
+  /** The text the running configuration was read from, so an unchanged file is not read as news. */
+  initialText?: string;
+  /** How the text is parsed and validated (default: in a worker thread). */
+  parse?: CatalogueReader;
+}
+
 /**
  * Reads the config file again when asked, one reading at a time (a request arriving meanwhile runs
- * once the current one ends), and hands every reading to `receive`. A file change whose text is the
- * one last read is skipped, so a burst of events reads the file once; SIGHUP always reads it.
+ * once the current one ends), and hands every reading to `receive`, which may take its time (the
+ * next reading waits for it). A file change whose text is the one last read is skipped, so a burst
+ * of events reads the file once; SIGHUP always reads it. The text is parsed by `parse`, in a worker
+ * thread unless told otherwise.
  */
 export class ConfigReloader {
   #lastText: string | undefined;
   #running: Promise<void> | undefined;
   #queued: ReloadTrigger | undefined;
   #stopped = false;
+  readonly #parse: CatalogueReader;
 
   constructor(
     readonly file: string,
-    private readonly receive: (reading: FileReading) => void,
-    /** The text the running configuration was read from, so an unchanged file is not read as news. */
-    initialText?: string,
+    private readonly receive: (reading: FileReading) => void | Promise<void>,
+    options: ReaderOptions = {},
   ) {
-    this.#lastText = initialText;
+    this.#lastText = options.initialText;
+    this.#parse = options.parse ?? readCatalogueInWorker;
   }
 
   /** Reads the file now, or after the reading under way; resolves when this request has been served. */
@@ -61,14 +72,14 @@ export class ConfigReloader {
     } catch (error) {
       if (this.#stopped) return;
       const cause = (error as NodeJS.ErrnoException).code ?? String(error);
-      this.receive({ kind: 'unreadable', file: this.file, trigger, cause });
+      await this.receive({ kind: 'unreadable', file: this.file, trigger, cause });
       return;
     }
     if (this.#stopped || (trigger === 'file change' && text === this.#lastText)) return;
     this.#lastText = text;
-    const result = parseCatalogueText(text, this.file);
+    const result = await this.#parse(text, this.file);
     if (this.#stopped) return;
-    if (result.ok) this.receive({ kind: 'valid', file: this.file, trigger, config: result });
-    else this.receive({ kind: 'invalid', file: this.file, trigger, problems: result.problems });
+    if (result.ok) await this.receive({ kind: 'valid', file: this.file, trigger, config: result });
+    else await this.receive({ kind: 'invalid', file: this.file, trigger, problems: result.problems });
   }
 }

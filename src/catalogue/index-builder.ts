@@ -24,26 +24,43 @@ export function endpointIds(modelId: string, endpoints: readonly EndpointIdentit
 
 /** Indexes validated providers and models into one immutable snapshot. */
 export function buildCatalogue(providers: readonly ProviderEntry[], drafts: readonly ModelDraft[], loadedAt: number): Catalogue {
-  const models = new Map<string, ModelEntry>();
-  const endpoints = new Map<string, EndpointEntry>();
-  const families = new Map<string, string[]>();
+  const assembly = new CatalogueAssembly(new Map(providers.map((provider) => [provider.slug, provider])), loadedAt);
   const familyNames = namedFamilies(drafts);
   for (const draft of drafts) {
     const ids = endpointIds(draft.id, draft.endpoints);
     const entries = draft.endpoints.map((endpoint, index): EndpointEntry => ({ id: ids[index] ?? '', ...endpoint }));
     const familyName = draft.family === null ? null : familyNames.get(draft.family) ?? draft.family;
-    const model: ModelEntry = { ...draft, familyName, endpoints: entries };
-    models.set(model.id, model);
-    for (const endpoint of entries) endpoints.set(endpoint.id, endpoint);
-    if (model.family !== null) families.set(model.family, [...(families.get(model.family) ?? []), model.id]);
+    assembly.add({ ...draft, familyName, endpoints: entries });
   }
-  return {
-    providers: new Map(providers.map((provider) => [provider.slug, provider])),
-    models,
-    endpoints,
-    families,
-    loadedAt,
-  };
+  return assembly.finish();
+}
+
+/**
+ * The maps of a snapshot, filled one model entry at a time, so a catalogue handed over in batches
+ * is indexed batch by batch, the same way a file read at once is.
+ */
+export class CatalogueAssembly {
+  readonly #models = new Map<string, ModelEntry>();
+  readonly #endpoints = new Map<string, EndpointEntry>();
+  readonly #families = new Map<string, string[]>();
+
+  constructor(
+    readonly providers: ReadonlyMap<string, ProviderEntry>,
+    private readonly loadedAt: number,
+  ) {}
+
+  add(model: ModelEntry): void {
+    this.#models.set(model.id, model);
+    for (const endpoint of model.endpoints) this.#endpoints.set(endpoint.id, endpoint);
+    if (model.family === null) return;
+    const members = this.#families.get(model.family);
+    if (members) members.push(model.id);
+    else this.#families.set(model.family, [model.id]);
+  }
+
+  finish(): Catalogue {
+    return { providers: this.providers, models: this.#models, endpoints: this.#endpoints, families: this.#families, loadedAt: this.loadedAt };
+  }
 }
 
 /** Each family's display name: the first name a model of the family gives it. */

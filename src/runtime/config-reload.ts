@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { CatalogueStore } from '../catalogue/catalogue-store.js';
 import { ConfigReloader, type FileReading, type ReloadTrigger } from '../catalogue/config-reloader.js';
 import { catalogueCounts } from '../catalogue/index-builder.js';
+import type { Catalogue } from '../catalogue/types.js';
+import type { CatalogueReader } from '../catalogue/worker-catalogue-reader.js';
 import { missingCredentials } from '../catalogue/missing-credentials.js';
 import { changedSettings, SETTING_TABLE, type Settings, type SettingsPatch } from '../catalogue/settings-table.js';
 import { watchDirectoryOf } from '../catalogue/watcher.js';
@@ -16,6 +18,11 @@ export interface ReloadTargets {
   resolve(file: SettingsPatch): Settings;
   /** Puts the settings a reload may change (SETTING_TABLE's `live` ones) into effect. */
   applyLive(settings: Settings): void;
+  /**
+   * Builds what reads of `next` need (the listing) before it is swapped in, in slices between
+   * requests, so the first request after a reload finds it ready.
+   */
+  prepare?(next: Catalogue): Promise<void>;
   /** Told how each reload ended, once it is logged (the metrics count them). */
   observe?(report: ReloadReport): void;
 }
@@ -36,6 +43,8 @@ export interface ConfigReloadOptions {
   /** Follow changes of the file (default true). */
   watch?: boolean;
   debounceMs?: number;
+  /** How the file's text is parsed and validated (default: in a worker thread). */
+  parse?: CatalogueReader;
 }
 
 /**
@@ -58,13 +67,17 @@ export function startConfigReload(options: ConfigReloadOptions, targets: ReloadT
   }
   // the settings in effect: the live ones as last reloaded, the others as the server started
   let inEffect = options.settings;
-  const receive = (reading: FileReading): void => {
+  const receive = async (reading: FileReading): Promise<void> => {
+    if (reading.kind === 'valid') await targets.prepare?.(reading.config.catalogue);
     const applied = applyReading(reading, inEffect, targets);
     inEffect = applied.inEffect;
     logReload(targets.logger, applied.report);
     targets.observe?.(applied.report);
   };
-  const reloader = new ConfigReloader(file, receive, options.initialText);
+  const reloader = new ConfigReloader(file, receive, {
+    ...(options.initialText !== undefined && { initialText: options.initialText }),
+    ...(options.parse && { parse: options.parse }),
+  });
   const stopWatching = options.watch === false
     ? () => undefined
     : watchDirectoryOf(file, () => void reloader.reload('file change'), {

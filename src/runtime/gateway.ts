@@ -7,6 +7,7 @@ import { missingCredentials } from '../catalogue/missing-credentials.js';
 import { formatProblem } from '../catalogue/problem-list.js';
 import { resolveSettings, type Settings, type SettingsPatch } from '../catalogue/settings-table.js';
 import { demoCatalogueYaml } from '../catalogue/demo.js';
+import { prepareListing } from '../catalogue/listing/listing-snapshot.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
 import { buildApp } from '../http/app.js';
 import { httpSettingsFrom, type HttpSettings, type Services } from '../http/services.js';
@@ -118,9 +119,10 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const applyLive = (next: Settings) => built.setRateLimits({ ...httpSettingsFrom(next), ...options.settings }.rateLimits);
   const configReload = startConfigReload(
     { file: options.configPath, initialText: file?.text, settings, watch: options.watch !== false },
-    { catalogue, logger, env, resolve, applyLive, observe: (report) => built.metrics.catalogueReloaded(report.outcome) },
+    { catalogue, logger, env, resolve, applyLive, prepare: prepareListing, observe: (report) => built.metrics.catalogueReloaded(report.outcome) },
   );
   rollback.push(() => configReload.stop());
+  await prepareListing(catalogue.current());
   const app = await buildApp(services);
   rollback.push(() => app.close());
   await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);

@@ -26,12 +26,20 @@ export interface ListedModel {
 
 /** Every model with at least one live endpoint, newest first (then by id). */
 export function listedModels(catalogue: Catalogue): ListedModel[] {
-  const listed: ListedModel[] = [];
+  return [...eachListedModel(catalogue)].sort(newestFirst);
+}
+
+/** The same models one at a time, in the catalogue's order, so a caller can pause between them. */
+export function* eachListedModel(catalogue: Catalogue): Generator<ListedModel> {
   for (const model of catalogue.models.values()) {
     const live = liveEndpoints(model);
-    if (live.length > 0) listed.push(listModel(model, live));
+    if (live.length > 0) yield listModel(model, live);
   }
-  return listed.sort((a, b) => b.model.created - a.model.created || (a.model.id < b.model.id ? -1 : a.model.id > b.model.id ? 1 : 0));
+}
+
+/** The listing's order: newest first, then by id. */
+export function newestFirst(a: ListedModel, b: ListedModel): number {
+  return b.model.created - a.model.created || (a.model.id < b.model.id ? -1 : a.model.id > b.model.id ? 1 : 0);
 }
 
 function listModel(model: ModelEntry, live: readonly EndpointEntry[]): ListedModel {
