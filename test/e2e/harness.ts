@@ -177,6 +177,11 @@ export async function send(harness: Harness, request: RawRequest): Promise<RawRe
     headers,
     ...(payload === undefined ? {} : { body: payload }),
   });
+  return rawReply(response);
+}
+
+/** A fetched response read whole: status, headers, text, and the JSON when the text is JSON. */
+export async function rawReply(response: Response): Promise<RawReply> {
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: parseJson(text) };
 }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_DATABASES } from '../support/store-engines.js';
-import { catalogueYaml, send, startHarness, type Harness, type ModelSpec, type RawReply } from './harness.js';
+import { catalogueYaml, rawReply, send, startHarness, type Harness, type ModelSpec, type RawReply } from './harness.js';
 import { parseSamples, sampleValue, type Sample } from './metrics-text.js';
 
 /**
@@ -34,15 +34,7 @@ beforeAll(async () => {
 afterAll(async () => harness.close());
 
 async function atRoot(gateway: Harness, path: string): Promise<RawReply> {
-  const response = await fetch(`${gateway.gateway.url}${path}`);
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return rawReply(await fetch(`${gateway.gateway.url}${path}`));
 }
 
 async function scrape(gateway: Harness = harness): Promise<Sample[]> {

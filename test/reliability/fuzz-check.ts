@@ -1,4 +1,4 @@
-import type { Harness, RawReply } from '../e2e/harness.js';
+import { rawReply, type Harness, type RawReply } from '../e2e/harness.js';
 import { envelopeProblem } from './error-shape.js';
 import type { FuzzCase } from './fuzz-case.js';
 import { costOf, readGeneration } from './ledger-check.js';
@@ -28,14 +28,7 @@ async function exchange(harness: Harness, fuzz: FuzzCase): Promise<RawReply> {
     ...(fuzz.payload !== undefined && { body: typeof fuzz.payload === 'string' ? fuzz.payload : new Uint8Array(fuzz.payload) as Uint8Array<ArrayBuffer> }),
     signal: AbortSignal.timeout(EXCHANGE_BOUND_MS),
   });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return rawReply(response);
 }
 
 /** What must hold of every reply, whatever was sent. */
