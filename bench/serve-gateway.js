@@ -4,12 +4,8 @@
  * key is announced with the URL. Rate limits are raised so the load is never refused; the limiter
  * itself still runs on every request.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { createAccount } from '../dist/accounts/accounts.js';
-import { startGateway } from '../dist/runtime/gateway.js';
+import { startBenchGateway } from './bench-gateway.js';
 import { announce, serveControl } from './service-channel.js';
 
 const BENCH_MODEL = 'bench/chat';
@@ -40,20 +36,7 @@ models:
 
 const simUrl = process.env.BENCH_SIM_URL;
 if (!simUrl) throw new Error('BENCH_SIM_URL must name the simulator, e.g. http://127.0.0.1:9101');
-const dir = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
-const configPath = join(dir, 'catalogue.yaml');
-await writeFile(configPath, catalogueYaml(simUrl));
-const unlimited = Number.MAX_SAFE_INTEGER;
-const gateway = await startGateway({
-  configPath,
-  port: 0,
-  databaseUrl: `sqlite:${join(dir, 'bench.db')}`,
-  logger: pino({ level: 'silent' }),
-  settings: { rateLimits: { perKeyPerMinute: unlimited, perAddressPerMinute: unlimited } },
-});
+const { gateway, remove } = await startBenchGateway(catalogueYaml(simUrl), { folderPrefix: 'switchyard-bench-' });
 const account = await createAccount(gateway.store, { name: 'bench', creditsUsd: '1000000' });
-serveControl(async () => {
-  await gateway.close();
-  await rm(dir, { recursive: true, force: true });
-});
+serveControl(remove);
 announce({ url: gateway.url, key: account.key, model: BENCH_MODEL, pid: process.pid });
