@@ -9,9 +9,12 @@
  * request, the longest gap between two replies, the gateway's own event-loop delay maximum
  * (`nodejs_eventloop_lag_max_seconds`, read from `/metrics` every 50 ms: each reading covers the
  * time since the one before) and this process's, which tells a stall of the load generator apart.
- * Target: a reload stalls the gateway's event loop no more than 50 ms.
+ * Target: a reload stalls the gateway's event loop no more than 50 ms. The catalogue's prober is off.
+ * `BENCH_NODE_FLAGS` passes flags to the gateway's node (`--trace-gc`), whose standard output
+ * `BENCH_GATEWAY_OUTPUT` keeps in a file.
  */
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,23 +28,33 @@ const TARGET_STALL_MS = 50;
 const models = Number(process.env.BENCH_LISTING_MODELS ?? 2_000);
 const connections = Number(process.env.BENCH_RELOAD_CONNECTIONS ?? 4);
 const reloads = Number(process.env.BENCH_RELOADS ?? 6);
+/** Extra flags for the gateway's node (`BENCH_NODE_FLAGS="--trace-gc"`): NODE_OPTIONS refuses some. */
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** A file that keeps the gateway's standard output (`BENCH_GATEWAY_OUTPUT`), say for `--trace-gc`. */
+const gatewayOutput = process.env.BENCH_GATEWAY_OUTPUT;
 const checkout = resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
 
-/** The generated catalogue, its descriptions marked with `revision` so every rewrite differs. */
+/**
+ * The generated catalogue, its descriptions marked with `revision` so every rewrite differs. The
+ * prober is off: its first round over 6,000 endpoints (all refused by the unused base URL) would run
+ * beside the first reloads and be measured with them.
+ */
 function catalogueText(revision) {
   const unlimited = 1_000_000_000;
   return `${listingCatalogueYaml(models).replaceAll('for the listing benchmark.', `for the listing benchmark (revision ${revision}).`)}`
-    + `settings:\n  rate_limits: { per_key_per_minute: ${unlimited}, per_address_per_minute: ${unlimited} }\n`;
+    + `settings:\n  rate_limits: { per_key_per_minute: ${unlimited}, per_address_per_minute: ${unlimited} }\n`
+    + '  prober: { enabled: false }\n';
 }
 
 function startServe(configPath, databasePath) {
-  const child = spawn(process.execPath, [join(checkout, 'bin/switchyard.js'), 'serve', '--config', configPath, '--port', '0', '--database', `sqlite:${databasePath}`], {
+  const child = spawn(process.execPath, [...nodeFlags, join(checkout, 'bin/switchyard.js'), 'serve', '--config', configPath, '--port', '0', '--database', `sqlite:${databasePath}`], {
     env: { ...process.env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolveUrl, reject) => {
     let output = '';
     child.stdout.on('data', (chunk) => {
+      if (gatewayOutput) appendFileSync(gatewayOutput, chunk);
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) resolveUrl({ child, url: match[1] });
@@ -107,7 +120,8 @@ function stallsBetween(replies, from, to) {
   const inside = replies.filter((reply) => reply.endedAt >= from && reply.endedAt <= to);
   let longestGap = 0;
   for (let index = 1; index < inside.length; index += 1) longestGap = Math.max(longestGap, inside[index].endedAt - inside[index - 1].endedAt);
-  return { count: inside.length, longestRequest: Math.max(0, ...inside.map((reply) => reply.ms)), longestGap };
+  const longestRequest = inside.reduce((longest, reply) => Math.max(longest, reply.ms), 0);
+  return { count: inside.length, longestRequest, longestGap };
 }
 
 // written out before the load starts: generating 2,000 models' YAML would stall this process
@@ -131,10 +145,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.exit(1);
   });
 }
+let load;
 try {
   console.log(`gateway from ${checkout}; catalogue: ${models} models × 3 endpoints; started in ${(startMs / 1000).toFixed(1)} s`);
   console.log(`${connections} clients of GET /api/v1/models/count; load average before: ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);
-  const load = steadyLoad(pool);
+  load = steadyLoad(pool);
   await sleep(1_000);
   await metricsOf(pool);
   ownLag.take();
@@ -167,9 +182,10 @@ try {
     const summary = (windows) => `median ${median(windows.map((row) => row[key])).toFixed(1)} ms, max ${Math.max(...windows.map((row) => row[key])).toFixed(1)} ms`;
     console.log(`${what}: reloads ${summary(reloading)}; quiet windows ${summary(quiet)}`);
   }
-  const worst = median(reloading.map((row) => row.lagMaxMs));
-  console.log(`target: a reload stalls the gateway's event loop no more than ${TARGET_STALL_MS} ms: ${worst <= TARGET_STALL_MS ? 'met' : 'NOT met'} (median over reloads ${worst.toFixed(1)} ms)`);
+  const worst = Math.max(...reloading.map((row) => row.lagMaxMs));
+  console.log(`target: no reload stalls the gateway's event loop more than ${TARGET_STALL_MS} ms: ${worst <= TARGET_STALL_MS ? 'met' : 'NOT met'} (the longest, ${worst.toFixed(1)} ms)`);
 } finally {
+  await load?.stop().catch(() => undefined);
   await pool.close();
   child.kill('SIGTERM');
   await new Promise((done) => child.once('exit', done));

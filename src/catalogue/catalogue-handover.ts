@@ -1,16 +1,18 @@
+import type { RenderedListing } from './listing/listing-snapshot.js';
 import type { SettingsPatch } from './settings-table.js';
 import type { CatalogueProblem, ModelEntry, ProviderEntry } from './types.js';
 
 /**
  * The messages a catalogue read in a worker thread is handed back in. A valid file comes as its
  * head (providers, settings), then its models in batches the reading thread asks for one at a time
- * (`NEXT_BATCH`), so taking each batch in is a short task of its own between requests served.
+ * (`NEXT_BATCH`), so taking each batch in is a short task of its own between requests served, and
+ * last the listing's text, rendered there too.
  */
 export type HandoverMessage =
   | { kind: 'refused'; problems: CatalogueProblem[] }
   | { kind: 'head'; providers: ProviderEntry[]; settings: SettingsPatch; loadedAt: number }
   | { kind: 'models'; models: ModelEntry[] }
-  | { kind: 'end' };
+  | { kind: 'end'; listing: RenderedListing };
 
 /** What the worker is started with. */
 export interface HandoverRequest {

@@ -1,12 +1,13 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { modelBatches, NEXT_BATCH, type HandoverMessage, type HandoverRequest } from './catalogue-handover.js';
+import { renderListing } from './listing/listing-snapshot.js';
 import { parseCatalogueText } from './loader.js';
 
 /**
  * Worker thread entry: parses and validates one catalogue text (the same code `catalogue check`
- * and start-up run, so the same problems with the same paths) and hands the result back as
- * catalogue-handover.ts describes.
+ * and start-up run, so the same problems with the same paths), renders its listing, and hands both
+ * back as catalogue-handover.ts describes.
  */
 const READING_NICE = 10;
 
@@ -24,11 +25,12 @@ if (!result.ok) {
   send({ kind: 'refused', problems: result.problems });
 } else {
   const { catalogue, settings } = result;
+  const listing = renderListing(catalogue);
   const batches = modelBatches(catalogue.models.values());
   send({ kind: 'head', providers: [...catalogue.providers.values()], settings, loadedAt: catalogue.loadedAt });
   port.on('message', (message: unknown) => {
     if (message !== NEXT_BATCH) return;
     const next = batches.next();
-    send(next.done ? { kind: 'end' } : { kind: 'models', models: next.value });
+    send(next.done ? { kind: 'end', listing } : { kind: 'models', models: next.value });
   });
 }

@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import type { CatalogueResult } from './loader.js';
 import type { CatalogueProblem } from './types.js';
-import { readCatalogueInWorker, type CatalogueReader } from './worker-catalogue-reader.js';
+import { readCatalogueInWorker, type CatalogueRead, type CatalogueReader } from './worker-catalogue-reader.js';
 
 /** What asked for a reload: the file watcher, or the operator's SIGHUP. */
 export type ReloadTrigger = 'file change' | 'SIGHUP';
 
 /** What reading the config file again found. */
 export type FileReading =
-  | { kind: 'valid'; file: string; trigger: ReloadTrigger; config: Extract<CatalogueResult, { ok: true }> }
+  | { kind: 'valid'; file: string; trigger: ReloadTrigger; config: Extract<CatalogueRead, { ok: true }> }
   | { kind: 'invalid'; file: string; trigger: ReloadTrigger; problems: CatalogueProblem[] }
   | { kind: 'unreadable'; file: string; trigger: ReloadTrigger; cause: string };
 

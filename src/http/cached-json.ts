@@ -1,12 +1,5 @@
-import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-interface Encodings {
-  identity: Buffer;
-  gzip?: Buffer;
-}
-
-const encoded = new WeakMap<object, Encodings>();
+import type { PreparedJson } from '../core/prepared-json.js';
 
 /** True when `accept-encoding` takes gzip (and does not refuse it with `q=0`). */
 export function acceptsGzip(header: string | undefined): boolean {
@@ -19,17 +12,11 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /**
- * Sends a large JSON text that lives as long as `owner` (a catalogue listing, say): encoded to bytes
- * once, and gzipped once for the callers that take gzip, so a repeated read costs a socket write.
+ * Sends a large JSON reply prepared once (`PreparedJson`): its bytes, or its gzipped bytes to the
+ * callers that take gzip, so a repeated read costs a socket write.
  */
-export function sendCachedJson(request: FastifyRequest, reply: FastifyReply, owner: object, text: string): FastifyReply {
-  let encodings = encoded.get(owner);
-  if (!encodings) {
-    encodings = { identity: Buffer.from(text) };
-    encoded.set(owner, encodings);
-  }
+export function sendPreparedJson(request: FastifyRequest, reply: FastifyReply, prepared: PreparedJson): FastifyReply {
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
-  if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(encodings.identity);
-  encodings.gzip ??= gzipSync(encodings.identity);
-  return reply.header('content-encoding', 'gzip').send(encodings.gzip);
+  if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(prepared.bytes);
+  return reply.header('content-encoding', 'gzip').send(prepared.gzipped);
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CatalogueStore } from '../catalogue/catalogue-store.js';
 import { ConfigReloader, type FileReading, type ReloadTrigger } from '../catalogue/config-reloader.js';
 import { catalogueCounts } from '../catalogue/index-builder.js';
+import type { RenderedListing } from '../catalogue/listing/listing-snapshot.js';
 import type { Catalogue } from '../catalogue/types.js';
 import type { CatalogueReader } from '../catalogue/worker-catalogue-reader.js';
 import { missingCredentials } from '../catalogue/missing-credentials.js';
@@ -19,10 +20,11 @@ export interface ReloadTargets {
   /** Puts the settings a reload may change (SETTING_TABLE's `live` ones) into effect. */
   applyLive(settings: Settings): void;
   /**
-   * Builds what reads of `next` need (the listing) before it is swapped in, in slices between
-   * requests, so the first request after a reload finds it ready.
+   * Builds what reads of `next` need (the listing, from the text the reader `rendered` when it
+   * did) before it is swapped in, in slices between requests, so the first request after a reload
+   * finds it ready.
    */
-  prepare?(next: Catalogue): Promise<void>;
+  prepare?(next: Catalogue, rendered?: RenderedListing): Promise<void>;
   /** Told how each reload ended, once it is logged (the metrics count them). */
   observe?(report: ReloadReport): void;
 }
@@ -68,7 +70,7 @@ export function startConfigReload(options: ConfigReloadOptions, targets: ReloadT
   // the settings in effect: the live ones as last reloaded, the others as the server started
   let inEffect = options.settings;
   const receive = async (reading: FileReading): Promise<void> => {
-    if (reading.kind === 'valid') await targets.prepare?.(reading.config.catalogue);
+    if (reading.kind === 'valid') await targets.prepare?.(reading.config.catalogue, reading.config.rendered);
     const applied = applyReading(reading, inEffect, targets);
     inEffect = applied.inEffect;
     logReload(targets.logger, applied.report);

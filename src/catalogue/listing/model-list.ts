@@ -19,7 +19,7 @@ export function modelListBody(snapshot: ListingSnapshot, query: ModelQuery, cont
   if (query.unsupportedFilters.length > 0) {
     return listBody([], { totalCount: 0, next: null, unsupportedFilters: query.unsupportedFilters });
   }
-  if (asksWholeList(query)) return snapshot.wholeList;
+  if (asksWholeList(query)) return snapshot.wholeList.text;
   const matching = sortModels(filterModels(snapshot.models, query, context), query.sort);
   const end = query.limit === undefined ? matching.length : query.offset + query.limit;
   const next = end < matching.length ? nextPage(address, end) : null;

@@ -20,7 +20,7 @@ const ORDERS: Readonly<Record<ModelSort, Order>> = {
   oldest: (a, b) => a.model.created - b.model.created,
   'price-low-to-high': byPrice(1),
   'price-high-to-low': byPrice(-1),
-  'context-high-to-low': (a, b) => (b.summary.context_length as number) - (a.summary.context_length as number),
+  'context-high-to-low': (a, b) => (b.summaryContext ?? 0) - (a.summaryContext ?? 0),
 };
 
 /** The models in the asked order; ties by id. `models` arrive newest first, which `newest` keeps. */

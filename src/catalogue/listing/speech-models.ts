@@ -1,4 +1,5 @@
 import type { Catalogue, EndpointEntry } from '../types.js';
+import { summaryOf } from './listed-model.js';
 import { listingOf } from './listing-snapshot.js';
 import { union } from './live-endpoints.js';
 
@@ -18,8 +19,8 @@ export function speechEndpointsOf(endpoints: readonly EndpointEntry[]): Endpoint
  */
 export function speechModelRecords(catalogue: Catalogue): Record<string, unknown>[] {
   const records: Record<string, unknown>[] = [];
-  for (const { model, summary } of listingOf(catalogue).models) {
-    const speaking = speechEndpointsOf(model.endpoints);
+  for (const listed of listingOf(catalogue).models) {
+    const speaking = speechEndpointsOf(listed.model.endpoints);
     if (speaking.length === 0) continue;
     const speech: Record<string, unknown> = {
       voices: union(speaking.map((endpoint) => endpoint.speechEnvelope?.voices ?? [])),
@@ -33,7 +34,7 @@ export function speechModelRecords(catalogue: Catalogue): Record<string, unknown
       speech.min_speed = Math.min(...ranges.map((range) => range.min));
       speech.max_speed = Math.max(...ranges.map((range) => range.max));
     }
-    records.push({ ...summary, speech });
+    records.push({ ...summaryOf(listed), speech });
   }
   return records;
 }

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EndpointListingSchema } from '../../catalogue/listing/endpoint-entry-schema.js';
 import { endpointListing } from '../../catalogue/listing/endpoint-listing.js';
-import type { ListedModel } from '../../catalogue/listing/listed-model.js';
+import { summaryOf, type ListedModel } from '../../catalogue/listing/listed-model.js';
 import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
 import { modelListBody } from '../../catalogue/listing/model-list.js';
 import { ModelListSchema, ModelQuerySchema } from '../../catalogue/listing/model-list-schema.js';
@@ -10,7 +10,7 @@ import { asksWholeList, readModelQuery, refuseQuery } from '../../catalogue/list
 import { ModelSummarySchema, SdkModelSchema } from '../../catalogue/model-summary-schema.js';
 import { GatewayError } from '../../core/errors.js';
 import { unknownModel } from '../../core/planner/model-resolution.js';
-import { sendCachedJson } from '../cached-json.js';
+import { sendPreparedJson } from '../cached-json.js';
 import { dataReply, jsonReply } from '../openapi/route-answers.js';
 import { TAGS } from '../openapi/tags.js';
 import type { Services } from '../services.js';
@@ -52,7 +52,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
   }, async (request, reply) => {
     const query = readModelQuery(request.query as Query);
     const listing = listingOf(services.catalogue.current());
-    if (asksWholeList(query)) return sendCachedJson(request, reply, listing, listing.wholeList);
+    if (asksWholeList(query)) return sendPreparedJson(request, reply, listing.wholeList);
     const body = modelListBody(listing, query, { now: Date.now(), figures: services.state }, {
       path: request.url.split('?')[0] ?? '/models',
       query: request.query as Query,
@@ -70,7 +70,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     refuseQuery(request.query as Query);
     return { data: { count: listingOf(services.catalogue.current()).models.length } };
   });
-  const oneModel = async (request: FastifyRequest) => ({ data: servedModel(services, modelId(request.params as ModelParams), request.query as Query).summary });
+  const oneModel = async (request: FastifyRequest) => ({ data: summaryOf(servedModel(services, modelId(request.params as ModelParams), request.query as Query)) });
   app.get('/models/:author/:slug', { schema: oneModelDoc('getModel') }, oneModel);
   app.get('/model/:author/:slug', { schema: oneModelDoc('getModelSingular') }, oneModel);
   app.get('/models/:author', {
@@ -84,7 +84,7 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     // the whole id, `author/slug`, arrives percent-decoded in the one segment
     const { author: id } = request.params as { author: string };
     const listed = servedModel(services, id, request.query as Query);
-    return { id: listed.model.id, object: 'model', owned_by: listed.model.author, ...listed.summary };
+    return { id: listed.model.id, object: 'model', owned_by: listed.model.author, ...summaryOf(listed) };
   });
   app.get('/models/:author/:slug/endpoints', {
     schema: {

@@ -1,6 +1,8 @@
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { demoCatalogueYaml } from '../../../src/catalogue/demo.js';
+import { listingOf, prepareListing } from '../../../src/catalogue/listing/listing-snapshot.js';
 import { parseCatalogueText, type CatalogueResult } from '../../../src/catalogue/loader.js';
 import type { Catalogue } from '../../../src/catalogue/types.js';
 import { readCatalogueInWorker } from '../../../src/catalogue/worker-catalogue-reader.js';
@@ -47,6 +49,19 @@ describe('reading a catalogue in a worker thread', () => {
   test('the demo catalogue, with every kind of declaration, reads the same as a direct parse', async () => {
     const text = demoCatalogueYaml('http://127.0.0.1:9101');
     expect(comparable(await readCatalogueInWorker(text, 'demo.yaml'))).toEqual(comparable(parseCatalogueText(text, 'demo.yaml')));
+  });
+
+  test('the listing comes rendered beside the catalogue: prepared from it, it is the listing this thread renders', async () => {
+    const text = largeCatalogueText(300);
+    const read = await readCatalogueInWorker(text, 'catalogue.yaml');
+    expect(read.rendered?.ids).toHaveLength(300);
+    const catalogue = validOf(read);
+    await prepareListing(catalogue, read.rendered);
+    const prepared = listingOf(catalogue);
+    const own = listingOf(validOf(parseCatalogueText(text, 'catalogue.yaml')));
+    expect(prepared.wholeList.text).toBe(own.wholeList.text);
+    expect(prepared.models.map((listed) => [listed.model.id, listed.json])).toEqual(own.models.map((listed) => [listed.model.id, listed.json]));
+    expect(gunzipSync(prepared.wholeList.gzipped).toString()).toBe(own.wholeList.text);
   });
 
   test('every endpoint points at its provider entry in the snapshot, one entry per provider', async () => {

@@ -16,7 +16,7 @@ describe('listing prepared ahead of the first read', () => {
     await prepareListing(prepared);
     const rendered = listingOf(demoCatalogue());
     const listing = listingOf(prepared);
-    expect(listing.wholeList).toBe(rendered.wholeList);
+    expect(listing.wholeList.text).toBe(rendered.wholeList.text);
     expect(listing.models.map((listed) => listed.model.id)).toEqual(rendered.models.map((listed) => listed.model.id));
     expect([...listing.byId.keys()]).toEqual([...rendered.byId.keys()]);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { summaryOf, type ListedModel } from '../../../../src/catalogue/listing/listed-model.js';
 import { listingOf } from '../../../../src/catalogue/listing/listing-snapshot.js';
 import { CatalogueStore } from '../../../../src/catalogue/catalogue-store.js';
 import { catalogueDocument, endpointDocument, validCatalogue } from '../../../fixtures/catalogue/documents.js';
@@ -12,7 +13,7 @@ describe('listing snapshot', () => {
     store.replace(validCatalogue(reloaded));
     const second = listingOf(store.current());
     expect(second).not.toBe(first);
-    expect(second.byId.get('acme/chat')?.summary.pricing).toEqual({ prompt: '0.000009', discount: 0 });
-    expect(JSON.parse(second.wholeList)).toMatchObject({ data: [{ id: 'acme/chat', pricing: { prompt: '0.000009' } }], total_count: 1 });
+    expect(summaryOf(second.byId.get('acme/chat') as ListedModel).pricing).toEqual({ prompt: '0.000009', discount: 0 });
+    expect(JSON.parse(second.wholeList.text)).toMatchObject({ data: [{ id: 'acme/chat', pricing: { prompt: '0.000009' } }], total_count: 1 });
   });
 });

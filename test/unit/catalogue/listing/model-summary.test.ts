@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { listedModels } from '../../../../src/catalogue/listing/listed-model.js';
+import { listedModels, summaryOf, type ListedModel } from '../../../../src/catalogue/listing/listed-model.js';
 import { modelSummary } from '../../../../src/catalogue/listing/model-summary.js';
 import type { ModelEntry } from '../../../../src/catalogue/types.js';
 import { catalogueDocument, endpointDocument, validCatalogue } from '../../../fixtures/catalogue/documents.js';
@@ -42,7 +42,7 @@ describe('catalogue model summary', () => {
   test('effort none among the levels is an off control: mandatory false without declaring it', () => {
     const catalogue = validCatalogue(catalogueDocument([endpointDocument({ supported_parameters: ['reasoning'], reasoning: { supported_efforts: ['high', 'none'] } })]));
     const [listed] = listedModels(catalogue);
-    expect(listed?.summary.reasoning).toEqual({ supported_efforts: ['high', 'none'], mandatory: false });
+    expect(summaryOf(listed as ListedModel).reasoning).toEqual({ supported_efforts: ['high', 'none'], mandatory: false });
   });
 
   test('voices, widths and languages are null where the model has none', () => {
