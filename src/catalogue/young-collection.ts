@@ -1,11 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-type Collector = (options: { type: 'minor' | 'major' }) => void;
+type Collector = (options: { type: 'minor' }) => void;
 
 /**
- * The runtime's collector, reached through a context of its own so nothing global changes; none
- * where the runtime does not offer it.
+ * The runtime's collector, reached through a context of its own so this thread's global scope does
+ * not change; none where the runtime does not offer it.
  */
 function runtimeCollector(): Collector | undefined {
   try {

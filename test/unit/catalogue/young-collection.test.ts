@@ -7,7 +7,7 @@ describe('collecting the young generation between batches of a reload', () => {
   test('runs a minor collection now, and leaves no collector reachable from the global scope', async () => {
     const kinds: number[] = [];
     const observer = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) kinds.push((entry.detail as { kind: number }).kind);
+      for (const entry of list.getEntries()) kinds.push((entry as unknown as { detail: { kind: number } }).detail.kind);
     });
     observer.observe({ entryTypes: ['gc'] });
     try {
