@@ -31,23 +31,6 @@ export function chatAnswer(body: unknown): ChatAnswer {
   };
 }
 
-/** One server-sent event of a stream's text. */
-export interface StreamFrame {
-  event: string;
-  data: string;
-}
-
-/** Splits a stream's text into its events (comments dropped). */
-export function streamFrames(text: string): StreamFrame[] {
-  return text.split(/\r?\n\r?\n/).flatMap((block) => {
-    const lines = block.split(/\r?\n/).filter((line) => line !== '' && !line.startsWith(':'));
-    if (lines.length === 0) return [];
-    const event = lines.find((line) => line.startsWith('event:'))?.slice(6).trim() ?? 'message';
-    const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
-    return [{ event, data }];
-  });
-}
-
 /** The JSON object in `text`, or undefined when it is not one. */
 export function jsonObject(text: string): Record<string, unknown> | undefined {
   try {

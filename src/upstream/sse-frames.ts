@@ -13,7 +13,7 @@ export async function* readSseFrames(body: AsyncIterable<Uint8Array>): AsyncGene
   const pending: SseFrame[] = [];
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
-      pending.push(message.event ? { data: message.data, event: message.event } : { data: message.data });
+      pending.push(frameOf(message));
     },
   });
   const decoder = new TextDecoder();
@@ -23,4 +23,22 @@ export async function* readSseFrames(body: AsyncIterable<Uint8Array>): AsyncGene
   }
   parser.feed(decoder.decode());
   while (pending.length > 0) yield pending.shift() as SseFrame;
+}
+
+/** The SSE frames of a whole text (a stream already read to its end). */
+export function sseFramesOf(text: string): SseFrame[] {
+  const frames: SseFrame[] = [];
+  const parser = createParser({
+    onEvent(message: EventSourceMessage) {
+      frames.push(frameOf(message));
+    },
+  });
+  parser.feed(text);
+  // a last frame without its blank line ends with the text
+  parser.feed('\n\n');
+  return frames;
+}
+
+function frameOf(message: EventSourceMessage): SseFrame {
+  return message.event ? { data: message.data, event: message.event } : { data: message.data };
 }

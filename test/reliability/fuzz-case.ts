@@ -24,6 +24,13 @@ const ATTRIBUTION_HEADERS = ['x-title', 'x-partner-title', 'http-referer', 'x-se
 
 const GENERATION_QUERIES = ['', '?id=', '?id=gen-doesnotexist', '?id=%zz', '?id=a&id=b', '?id[]=1', `?id=${encodeURIComponent('\u0000\ud7ff😀')}`, `?id=${'g'.repeat(5_000)}`, '?id=%00'];
 
+/** Filters, sorts and pages of the model list, valid and not (spec 02 "Catalogue reads"). */
+const MODEL_QUERIES = [
+  '', '?q=chat&sort=price-low-to-high&limit=1&offset=0', '?input_modalities=text,,image', '?max_price=1e-3', '?min_price=-1',
+  '?max_price=0.0000000000000000000000001', '?limit=0', '?limit=abc', '?offset=-1', '?sort=cheapest', '?zdr=maybe',
+  '?limit=1&limit=2', '?q[]=1', '?q=%zz', `?q=${'m'.repeat(5_000)}`, '?supported_parameters=tools,,', '?unknown=1', '?distillable=true',
+];
+
 function pathMutation(route: RouteSeed, random: SeededRandom): { path: string; onRoute: boolean; label: string } {
   const { path } = route;
   const choice = random.pick([
@@ -123,6 +130,7 @@ export function buildCase(index: number, route: RouteSeed, random: SeededRandom,
     labels.push(mutated.label);
   }
   if (route.path === '/generation') path += random.pick(GENERATION_QUERIES);
+  if (route.path === '/models') path += random.pick(MODEL_QUERIES);
   let payload: string | Uint8Array | undefined;
   if (route.path === '/audio/speech' && random.chance(0.15)) {
     const form = multipartForm(route.body ?? {}, random);

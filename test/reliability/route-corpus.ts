@@ -38,6 +38,8 @@ export interface RouteSeed {
   recorded: boolean;
   /** Whether every reply carries X-Generation-Id (spec 01 "What the service does" 6). */
   inference: boolean;
+  /** A public catalogue read: no key needed, so a wrong one is not refused. */
+  open?: true;
 }
 
 const TOOL_PARAMETERS = { type: 'object', properties: { q: { type: 'string', description: 'what to look up' } }, required: ['q'] };
@@ -124,4 +126,6 @@ export const ROUTE_SEEDS: RouteSeed[] = [
   { path: '/key', method: 'GET', recorded: false, inference: false },
   { path: '/models/user', method: 'GET', recorded: false, inference: false },
   { path: '/generation', method: 'GET', recorded: false, inference: false },
+  ...['/models', '/models/count', '/models/acme/chat', '/model/acme/chat', '/models/acme%2Fchat', '/models/acme/chat/endpoints', '/providers', '/families', '/stats/public', '/embeddings/models', '/speech/models']
+    .map((path): RouteSeed => ({ path, method: 'GET', recorded: false, inference: false, open: true })),
 ];

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../core/plain-object.js';
-import { jsonObject, streamFrames } from '../chat-reply.js';
+import { sseFramesOf } from '../../upstream/sse-frames.js';
+import { jsonObject } from '../chat-reply.js';
 import { answersChat, judgeFailure, type CapabilityCheck, type Judgement, type ProbeReply } from '../probe.js';
 import { callProblem, PROBE_TOOL_NAME, toolAsk } from './probe-tool.js';
 
@@ -20,8 +21,8 @@ export const toolDispatchCheck: CapabilityCheck = {
 export function judgeDispatch(reply: ProbeReply): Judgement {
   if (reply.kind === 'failed') return judgeFailure(reply);
   if (reply.kind !== 'stream') return { inconclusive: 'expected a stream' };
-  const frames = streamFrames(reply.text);
-  const streamedIds = new Set(frames.filter((frame) => frame.event === 'message').flatMap((frame) => fragmentIds(frame.data)));
+  const frames = sseFramesOf(reply.text);
+  const streamedIds = new Set(frames.filter((frame) => frame.event === undefined).flatMap((frame) => fragmentIds(frame.data)));
   const dispatched = frames.filter((frame) => frame.event === 'tool_call_dispatch').map((frame) => dispatchedCall(frame.data));
   const call = dispatched[0];
   if (!call) return { passed: false, detail: `no tool_call_dispatch event in the stream${streamedIds.size > 0 ? ' (the call came only as fragments)' : ''}` };
