@@ -13,7 +13,7 @@ import { answerWhole } from '../inference/answer-whole.js';
 import type { InferenceCall } from '../inference/call.js';
 import { prepareInference } from '../inference/prepare.js';
 import type { InferenceServices } from '../inference/services.js';
-import { PROBE_KEY } from './operator-ledger.js';
+import { PROBE_KEY } from './probe-key.js';
 import type { Probe, ProbeReply } from './probe.js';
 import { ProbeObserver, type AttemptCounter } from './probe-observer.js';
 
@@ -32,7 +32,7 @@ export interface ProbeTarget {
 /**
  * Sends one probe to exactly one endpoint through the request pipeline (routing, hold, execution,
  * encoding, settlement, generation record, measured figures), as a chat request pinned to the
- * endpoint with `provider.only` and no fallbacks, run as the operator (see operator-ledger.ts).
+ * endpoint with `provider.only` and no fallbacks, run as the operator (see billing/operator-ledger.ts).
  * The probe plans with its own view of the checks, in which the endpoint's promises are presumed
  * kept: a check must be able to test again a promise an earlier check refuted.
  */

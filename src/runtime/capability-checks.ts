@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../catalogue/settings-table.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { InferenceServices } from '../inference/services.js';
-import { operatorLedger } from '../prober/operator-ledger.js';
+import { operatorLedger } from '../billing/operator-ledger.js';
 import type { AttemptCounter } from '../prober/probe-observer.js';
 import { Prober } from '../prober/prober.js';
 import { createVerdictStore } from '../prober/verdict-store.js';
