@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { CatalogueProblem } from './types.js';
 import { readCatalogueInWorker, type CatalogueRead, type CatalogueReader } from './worker-catalogue-reader.js';
 
@@ -16,21 +16,36 @@ export interface ReaderOptions {
   initialText?: string;
   /** How the text is parsed and validated (default: in a worker thread). */
   parse?: CatalogueReader;
+  /** How the file is read (default: whole, as UTF-8). */
+  read?: (file: string) => Promise<string>;
+}
+
+/**
+ * What tells one version of the file from another without reading it: where it is stored, its size
+ * and its modification and change times (a rename over it, or a swapped symlink, is another inode).
+ */
+function signatureOf(stats: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
 /**
  * Reads the config file again when asked, one reading at a time (a request arriving meanwhile runs
  * once the current one ends), and hands every reading to `receive`, which may take its time (the
- * next reading waits for it). A file change whose text is the one last read is skipped, so a burst
- * of events reads the file once; SIGHUP always reads it. The text is parsed by `parse`, in a worker
- * thread unless told otherwise.
+ * next reading waits for it). A file change is read only when the file's signature (see
+ * `signatureOf`) differs from the one last read, since the watcher reports every change in the
+ * directory (a database beside the file changes many times a second, and reading megabytes of
+ * catalogue on each would hold up requests); text that is the one last read is skipped too, so a
+ * burst of events reads the file once. SIGHUP always reads it. The text is parsed by `parse`, in a
+ * worker thread unless told otherwise.
  */
 export class ConfigReloader {
   #lastText: string | undefined;
+  #lastSignature: string | undefined;
   #running: Promise<void> | undefined;
   #queued: ReloadTrigger | undefined;
   #stopped = false;
   readonly #parse: CatalogueReader;
+  readonly #read: (file: string) => Promise<string>;
 
   constructor(
     readonly file: string,
@@ -39,6 +54,7 @@ export class ConfigReloader {
   ) {
     this.#lastText = options.initialText;
     this.#parse = options.parse ?? readCatalogueInWorker;
+    this.#read = options.read ?? ((file) => readFile(file, 'utf8'));
   }
 
   /** Reads the file now, or after the reading under way; resolves when this request has been served. */
@@ -67,7 +83,11 @@ export class ConfigReloader {
   async #readOnce(trigger: ReloadTrigger): Promise<void> {
     let text: string;
     try {
-      text = await readFile(this.file, 'utf8');
+      // the signature is taken first: a change while reading makes the next event read again
+      const signature = signatureOf(await stat(this.file));
+      if (trigger === 'file change' && signature === this.#lastSignature) return;
+      text = await this.#read(this.file);
+      this.#lastSignature = signature;
     } catch (error) {
       if (this.#stopped) return;
       const cause = (error as NodeJS.ErrnoException).code ?? String(error);

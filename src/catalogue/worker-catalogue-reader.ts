@@ -48,8 +48,12 @@ export const readCatalogueInWorker: CatalogueReader = (text, origin) => {
             relinkProviders(model, assembly.providers);
             assembly.add(model);
           }
-          collectYoungGeneration();
-          return worker.postMessage(NEXT_BATCH);
+          // a task of its own: the requests that arrived while the batch was taken in go first,
+          // and no pause is the batch and the collection together
+          return void setImmediate(() => {
+            collectYoungGeneration();
+            worker.postMessage(NEXT_BATCH);
+          });
         case 'end':
           return assembly ? finish({ ok: true, catalogue: assembly.finish(), settings, rendered: message.listing }) : undefined;
         default: {
