@@ -167,6 +167,12 @@ describe('GET /models/user', () => {
     expect((await list('/user', strict.key)).data.map((model) => model.id)).toEqual(['acme/chat']);
   });
 
+  it('pages with limit and offset, its next link naming /models/user', async () => {
+    expect(await list('/user?limit=1', harness.key)).toMatchObject({
+      data: [{ id: 'acme/private' }], total_count: 2, links: { next: '/api/v1/models/user?limit=1&offset=1' },
+    });
+  });
+
   it('reads no filter', async () => {
     const reply = await send(harness, { path: '/models/user?zdr=false' });
     expect(reply.status).toBe(400);

@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
-import { modelListBody } from '../../catalogue/listing/model-list.js';
 import { ModelListSchema, PageQuerySchema } from '../../catalogue/listing/model-list-schema.js';
 import { readModelQuery } from '../../catalogue/listing/model-query.js';
 import { authenticatedKey } from '../auth.js';
 import { jsonReply } from '../openapi/route-answers.js';
 import { TAGS } from '../openapi/tags.js';
 import type { Services } from '../services.js';
-import { sendJson } from './models.js';
+import { sendModelList } from './models.js';
 
 /**
  * `GET /models/user`: the unfiltered list as the key's workspace sees it: with the workspace's
@@ -25,10 +23,6 @@ export function registerModelsUserRoute(app: FastifyInstance, services: Services
   }, async (request, reply) => {
     const query = readModelQuery(request.query as Record<string, unknown>, { pageOnly: true });
     if (authenticatedKey(request).routingDefaults?.zdr === true) query.zdr = true;
-    const body = modelListBody(listingOf(services.catalogue.current()), query, { now: Date.now(), figures: services.state }, {
-      path: request.url.split('?')[0] ?? '/models/user',
-      query: request.query as Record<string, unknown>,
-    });
-    return sendJson(reply, body);
+    return sendModelList(services, query, request, reply);
   });
 }

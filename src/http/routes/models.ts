@@ -6,7 +6,7 @@ import { summaryOf, type ListedModel } from '../../catalogue/listing/listed-mode
 import { listingOf } from '../../catalogue/listing/listing-snapshot.js';
 import { modelListBody } from '../../catalogue/listing/model-list.js';
 import { ModelListSchema, ModelQuerySchema } from '../../catalogue/listing/model-list-schema.js';
-import { asksWholeList, readModelQuery, refuseQuery } from '../../catalogue/listing/model-query.js';
+import { asksWholeList, readModelQuery, refuseQuery, type ModelQuery } from '../../catalogue/listing/model-query.js';
 import { ModelSummarySchema, SdkModelSchema } from '../../catalogue/model-summary-schema.js';
 import { GatewayError } from '../../core/errors.js';
 import { unknownModel } from '../../core/planner/model-resolution.js';
@@ -51,13 +51,8 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
     },
   }, async (request, reply) => {
     const query = readModelQuery(request.query as Query);
-    const listing = listingOf(services.catalogue.current());
-    if (asksWholeList(query)) return sendPreparedJson(request, reply, listing.wholeList);
-    const body = modelListBody(listing, query, { now: Date.now(), figures: services.state }, {
-      path: request.url.split('?')[0] ?? '/models',
-      query: request.query as Query,
-    });
-    return sendJson(reply, body);
+    if (asksWholeList(query)) return sendPreparedJson(request, reply, listingOf(services.catalogue.current()).wholeList);
+    return sendModelList(services, query, request, reply);
   });
   app.get('/models/count', {
     schema: {
@@ -99,14 +94,14 @@ export function registerModelRoutes(app: FastifyInstance, services: Services): v
   });
 }
 
-/**
- * The served model named `author/slug`. 404 for a model without a live endpoint, and for an unknown
- * one, which names the served variants when the id is a family's (as inference does).
- */
 function modelId(params: ModelParams): string {
   return `${params.author}/${params.slug}`;
 }
 
+/**
+ * The served model named `id`. 404 for a model without a live endpoint, and for an unknown one,
+ * which names the served variants when the id is a family's (as inference does).
+ */
 function servedModel(services: Services, id: string, query: Query): ListedModel {
   refuseQuery(query);
   const catalogue = services.catalogue.current();
@@ -116,7 +111,14 @@ function servedModel(services: Services, id: string, query: Query): ListedModel 
   throw unknownModel(catalogue, id);
 }
 
-/** A reply already rendered as JSON text. */
-export function sendJson(reply: FastifyReply, body: string): FastifyReply {
+/**
+ * One page of the model list `query` asks for, rendered as JSON text; its `next` link repeats the
+ * path and parameters it was asked with (`/models` or `/models/user`).
+ */
+export function sendModelList(services: Pick<Services, 'catalogue' | 'state'>, query: ModelQuery, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const body = modelListBody(listingOf(services.catalogue.current()), query, { now: Date.now(), figures: services.state }, {
+    path: request.url.split('?')[0] ?? request.url,
+    query: request.query as Query,
+  });
   return reply.type('application/json; charset=utf-8').send(body);
 }
