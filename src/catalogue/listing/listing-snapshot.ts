@@ -26,8 +26,13 @@ export interface RenderedListing {
 
 const snapshots = new WeakMap<Catalogue, ListingSnapshot>();
 
-/** The longest a slice of `prepareListing` runs before letting other work in. */
-const SLICE_MS = 8;
+/**
+ * The longest a slice of `prepareListing` runs before letting other work in. A request that
+ * arrives during a slice waits for it and for the others that arrived meanwhile, so under load a
+ * turn of the event loop lasts about the slice and as much again: with 8 ms slices a reload of
+ * 2,000 models held the event loop up 17 ms (median of ten) under load, with 3 ms slices 8 to 12.
+ */
+const SLICE_MS = 3;
 /** Summaries joined in one step when the whole list is written ahead of time. */
 const JOIN_CHUNK = 250;
 /** What comes before the first summary in the whole list. */
