@@ -31,6 +31,13 @@ import { registerCatalogueDirectoryRoutes } from './routes/catalogue-directory.j
 export const API_PREFIX = '/api/v1';
 
 /**
+ * The longest path segment a route reads, in characters: as long as a request line can be (Node
+ * refuses heads over 16 KiB). The router's own default, 100, would turn a longer model id, served
+ * or not, into a framework error instead of the route's answer.
+ */
+const MAX_PATH_SEGMENT = 16 * 1024;
+
+/**
  * The gateway's HTTP app: every API route under /api/v1, errors in the shared envelope; health
  * and metrics at the root; one log line per request.
  */
@@ -45,6 +52,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, discriminator: true } },
     return503OnClosing: false,
     frameworkErrors: frameworkError,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
   });
   await app.register(swagger, openApiOptions());
   registerRequestLog(app, services);

@@ -43,13 +43,22 @@ function asksStream(body: unknown): boolean {
 
 /**
  * Errors the router raises before any route or hook runs: a path whose percent-encoding does not
- * decode is the caller's 400 naming the path, in the envelope like every other refusal.
+ * decode, or with a segment longer than the router reads, is the caller's 400 naming the path, in
+ * the envelope like every other refusal.
  */
 export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const refusal = error.code === 'FST_ERR_BAD_URL'
-    ? new GatewayError('invalid_request', 'path: malformed percent-encoding', { metadata: { field: 'path' } })
-    : new GatewayError('server', INTERNAL_ERROR_MESSAGE);
-  sendError(reply, refusal);
+  sendError(reply, frameworkRefusal(error.code));
+}
+
+function frameworkRefusal(code: string): GatewayError {
+  switch (code) {
+    case 'FST_ERR_BAD_URL':
+      return new GatewayError('invalid_request', 'path: malformed percent-encoding', { metadata: { field: 'path' } });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new GatewayError('invalid_request', 'path: a segment is too long', { metadata: { field: 'path' } });
+    default:
+      return new GatewayError('server', INTERNAL_ERROR_MESSAGE);
+  }
 }
 
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {

@@ -29,6 +29,8 @@ const MODEL_QUERIES = [
   '', '?q=chat&sort=price-low-to-high&limit=1&offset=0', '?input_modalities=text,,image', '?max_price=1e-3', '?min_price=-1',
   '?max_price=0.0000000000000000000000001', '?limit=0', '?limit=abc', '?offset=-1', '?sort=cheapest', '?zdr=maybe',
   '?limit=1&limit=2', '?q[]=1', '?q=%zz', `?q=${'m'.repeat(5_000)}`, '?supported_parameters=tools,,', '?unknown=1', '?distillable=true',
+  // names every object inherits
+  '?__proto__=1', '?constructor=1', '?hasOwnProperty=1', '?sort=constructor', '?sort=__proto__', '?region=constructor', '?region=toString',
 ];
 
 function pathMutation(route: RouteSeed, random: SeededRandom): { path: string; onRoute: boolean; label: string } {
@@ -42,6 +44,7 @@ function pathMutation(route: RouteSeed, random: SeededRandom): { path: string; o
     { path: `${path}?x=%zz&y=1&y=2`, onRoute: true },
     { path: `${path}?${'q'.repeat(random.int(100, 6_000))}=1`, onRoute: true },
     { path: `${path}?stream=true&model=acme%2Fnone`, onRoute: true },
+    { path: `${path}${'x'.repeat(random.int(90, 400))}`, onRoute: false },
   ]);
   return { ...choice, label: `path ${choice.path.slice(0, 80)}` };
 }

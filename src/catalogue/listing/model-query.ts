@@ -1,5 +1,6 @@
 import type { Units } from '../../billing/money.js';
 import { invalidRequest } from '../../core/errors.js';
+import { ownEntry } from '../../core/own-entry.js';
 import { boolean, choice, commaList, integer, number, single, usd } from './query-values.js';
 
 export const MODEL_SORTS = ['newest', 'oldest', 'price-low-to-high', 'price-high-to-low', 'context-high-to-low'] as const;
@@ -69,7 +70,7 @@ const READERS: Readonly<Record<string, Reader>> = {
   max_age_days: (query, value, name) => { (query.ageDays ??= {}).max = integer(name, value, { min: 0 }); },
   min_tool_success_rate: (query, value, name) => { (query.toolSuccessRate ??= {}).min = number(name, value, { min: 0, max: 100 }); },
   max_tool_success_rate: (query, value, name) => { (query.toolSuccessRate ??= {}).max = number(name, value, { min: 0, max: 100 }); },
-  sort: (query, value, name) => { query.sort = SORT_ALIASES[single(name, value)] ?? choice(name, value, MODEL_SORTS); },
+  sort: (query, value, name) => { query.sort = ownEntry(SORT_ALIASES, single(name, value)) ?? choice(name, value, MODEL_SORTS); },
   limit: (query, value, name) => { query.limit = integer(name, value, { min: 1, max: MAX_LIMIT }); },
   offset: (query, value, name) => { query.offset = integer(name, value, { min: 0 }); },
 };
@@ -94,7 +95,7 @@ export function readModelQuery(raw: Readonly<Record<string, unknown>>, options: 
       query.unsupportedFilters.push(name);
       continue;
     }
-    const reader = options.pageOnly && !PAGE_ONLY.has(name) ? undefined : READERS[name];
+    const reader = options.pageOnly && !PAGE_ONLY.has(name) ? undefined : ownEntry(READERS, name);
     if (!reader) throw invalidRequest(name, 'unknown query parameter');
     reader(query, value, name);
   }

@@ -1,3 +1,5 @@
+import { ownEntry } from '../../core/own-entry.js';
+
 /** Datacenter regions a `region` filter may name beside country codes (lowercase). */
 const REGION_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
   eu: ['at', 'be', 'bg', 'hr', 'cy', 'cz', 'dk', 'ee', 'fi', 'fr', 'de', 'gr', 'hu', 'ie', 'it', 'lv', 'lt', 'lu', 'mt', 'nl', 'pl', 'pt', 'ro', 'sk', 'si', 'es', 'se'],
@@ -8,5 +10,5 @@ const REGION_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
  * (a country code, or a region that contains countries, such as `eu`).
  */
 export function datacenterIn(datacenter: string, wanted: string): boolean {
-  return datacenter === wanted || (REGION_COUNTRIES[wanted]?.includes(datacenter) ?? false);
+  return datacenter === wanted || (ownEntry(REGION_COUNTRIES, wanted)?.includes(datacenter) ?? false);
 }

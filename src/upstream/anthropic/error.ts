@@ -1,4 +1,5 @@
 import type { UpstreamFailure } from '../../core/events.js';
+import { ownEntry } from '../../core/own-entry.js';
 import { isPlainObject, parseJson, stringOf, type JsonObject } from '../json-guards.js';
 import { httpFailure } from '../http-failure.js';
 
@@ -26,7 +27,7 @@ export function readAnthropicError(error: JsonObject): ReadError {
   if (message) read.providerMessage = message;
   if (type) {
     read.providerCode = type;
-    const status = STATUS_BY_ERROR_TYPE[type];
+    const status = ownEntry(STATUS_BY_ERROR_TYPE, type);
     if (status !== undefined) read.status = status;
   }
   return read;

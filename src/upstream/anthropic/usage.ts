@@ -1,4 +1,5 @@
 import type { CoreEvent, CoreUsage, FinishReason } from '../../core/events.js';
+import { ownEntry } from '../../core/own-entry.js';
 import { countOf, objectOf, type JsonObject } from '../json-guards.js';
 
 /**
@@ -41,7 +42,7 @@ const STOP_REASONS: Readonly<Record<string, FinishReason>> = {
 
 /** The core finish reason for an Anthropic `stop_reason`; an unknown one reads as a normal stop. */
 export function mapStopReason(raw: string): FinishReason {
-  return STOP_REASONS[raw] ?? 'stop';
+  return ownEntry(STOP_REASONS, raw) ?? 'stop';
 }
 
 /** The finish event for a `stop_reason`, naming the stop sequence that matched when there was one. */

@@ -1,4 +1,5 @@
 import type { CoreUsage, FinishReason } from '../../core/events.js';
+import { ownEntry } from '../../core/own-entry.js';
 import { countOf, objectOf, type JsonObject } from '../json-guards.js';
 
 /** Reads an OpenAI-compatible `usage` object; counts the provider did not send stay undefined. */
@@ -33,5 +34,5 @@ const FINISH_REASONS: Record<string, FinishReason> = {
 };
 
 export function mapFinishReason(raw: string): FinishReason {
-  return FINISH_REASONS[raw] ?? 'stop';
+  return ownEntry(FINISH_REASONS, raw) ?? 'stop';
 }

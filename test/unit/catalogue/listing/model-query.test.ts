@@ -37,6 +37,13 @@ describe('GET /models query', () => {
     expect(refusal({ colour: 'red' })).toEqual({ message: 'colour: unknown query parameter', field: 'colour' });
   });
 
+  test('names every object inherits are unknown parameters and unknown values', () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      expect(refusal(JSON.parse(`{"${name}": "1"}`) as Record<string, unknown>)).toEqual({ message: `${name}: unknown query parameter`, field: name });
+      expect(refusal({ sort: name }).field).toBe('sort');
+    }
+  });
+
   test('malformed values are refused naming the parameter', () => {
     expect(refusal({ context: 'big' }).field).toBe('context');
     expect(refusal({ zdr: 'yes' }).message).toBe('zdr: must be true or false');
