@@ -101,12 +101,21 @@ describe('odd input never fails the service', () => {
     '/models?limit=1.5', '/models?offset=99999999999999999999', '/models?min_price=0.', '/models?min_price=.5', '/models?q=%00%FF',
     '/models?q=%E0%A4%A', '/models?context=-1', '/models?providers=,,,', '/models?supported_parameters[]=tools', '/models?=', '/models?&&',
     '/models/%E0%A4%A', '/models/acme%2F', '/models/%2Fchat', '/models/a/b/c/d', '/models/acme/chat/endpoints?x=1', '/models/count?limit=1',
-    `/models?q=${'x'.repeat(5000)}`,
+    `/models?q=${'x'.repeat(5000)}`, '/models?__proto__=1', '/models?sort=constructor', '/models?region=constructor', '/models?hasOwnProperty=x',
   ])('%s answers in the envelope, never 500', async (path) => {
     const reply = await send(harness, { path, key: null });
     expect(reply.status).toBeLessThan(500);
     if (reply.status !== 200) expect(errorOf(reply.json).metadata.error_type).toMatch(/^(invalid_request|not_found)$/);
   });
+
+  it.each(['/models/count', '/providers', '/families', '/stats/public', '/speech/models', '/embeddings/models'])(
+    '%s reads no query: a parameter is refused naming it',
+    async (path) => {
+      const reply = await send(harness, { path: `${path}?colour=red`, key: null });
+      expect(reply.status).toBe(400);
+      expect(errorOf(reply.json)).toMatchObject({ metadata: { error_type: 'invalid_request', field: 'colour' } });
+    },
+  );
 });
 
 describe('one model', () => {

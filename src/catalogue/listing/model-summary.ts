@@ -1,6 +1,6 @@
 import { chargedPricesForDisplay } from '../../billing/pricing.js';
 import type { EndpointEntry, ModelEntry, ReasoningDomain } from '../types.js';
-import { liveEndpoints, summaryEndpoint, union } from './live-endpoints.js';
+import { liveEndpoints, SPEECH_PRICES, summaryEndpoint, union } from './live-endpoints.js';
 
 export const API_BASE_PATH = '/api/v1';
 
@@ -68,6 +68,6 @@ function embeddingWidths(live: readonly EndpointEntry[]): number[] | null {
 function languages(live: readonly EndpointEntry[]): string[] | null {
   const speaking = live.filter((endpoint) => endpoint.listing.supportedLanguages !== null && (endpoint.outputModalities.includes('speech')
     || (endpoint.inputModalities.includes('audio') && endpoint.outputModalities.includes('text'))));
-  const languages = summaryEndpoint(speaking)?.listing.supportedLanguages;
+  const languages = summaryEndpoint(speaking, SPEECH_PRICES)?.listing.supportedLanguages;
   return languages ? [...languages] : null;
 }

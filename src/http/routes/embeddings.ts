@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { embeddingsModelRecords } from '../../catalogue/listing/embeddings-models.js';
+import { refuseQuery } from '../../catalogue/listing/model-query.js';
 import type { EmbeddingsAsk, EmbeddingsResult } from '../../core/embeddings.js';
 import { decodeEmbeddingsRequest } from '../../dialects/embeddings/decode.js';
 import { EmbeddingsRequestSchema, type EmbeddingsRequestBody } from '../../dialects/embeddings/schema.js';
@@ -20,9 +21,12 @@ export function registerEmbeddingsModelsRoute(app: FastifyInstance, services: Pi
       operationId: 'listEmbeddingsModels',
       summary: 'Embedding models',
       tags: [TAGS.embeddings],
-      answers: { success: { 200: dataReply(Type.Array(ModelSummarySchema), 'The summaries of the served embedding models') }, errors: [] },
+      answers: { success: { 200: dataReply(Type.Array(ModelSummarySchema), 'The summaries of the served embedding models') }, errors: [400] },
     },
-  }, async () => ({ data: embeddingsModelRecords(services.catalogue.current()) }));
+  }, async (request) => {
+    refuseQuery(request.query as Record<string, unknown>);
+    return { data: embeddingsModelRecords(services.catalogue.current()) };
+  });
 }
 
 /** POST /embeddings. */

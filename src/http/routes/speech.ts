@@ -14,6 +14,7 @@ import { answerRelay } from '../../inference/answer-relay.js';
 import { prepareCall } from '../inference/prepared-call.js';
 import { writeRelay } from '../inference/write-relay.js';
 import type { Services } from '../services.js';
+import { refuseQuery } from '../../catalogue/listing/model-query.js';
 import { speechModelRecords } from '../../catalogue/listing/speech-models.js';
 import { SpeechModelSchema } from '../../catalogue/model-summary-schema.js';
 import { SPEECH_REPLY_TYPES, SpeechFormSchema } from '../../dialects/speech/form-schema.js';
@@ -32,9 +33,12 @@ export function registerSpeechModelsRoute(app: FastifyInstance, services: Pick<S
       operationId: 'listSpeechModels',
       summary: 'Speech models with their voices, formats and speed range',
       tags: [TAGS.speech],
-      answers: { success: { 200: dataReply(Type.Array(SpeechModelSchema), 'The served speech models') }, errors: [] },
+      answers: { success: { 200: dataReply(Type.Array(SpeechModelSchema), 'The served speech models') }, errors: [400] },
     },
-  }, async () => ({ data: speechModelRecords(services.catalogue.current()) }));
+  }, async (request) => {
+    refuseQuery(request.query as Record<string, unknown>);
+    return { data: speechModelRecords(services.catalogue.current()) };
+  });
 }
 
 /**

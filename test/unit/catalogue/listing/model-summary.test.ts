@@ -50,6 +50,16 @@ describe('catalogue model summary', () => {
     expect(modelSummary(model('other/embed'))).toMatchObject({ supported_voices: null, supported_dimensions: [64, 128], supported_languages: null });
   });
 
+  test('languages come from the speech endpoint cheapest by its charged price per character, whatever its id', () => {
+    const speech = (quantization: string, character: string, languages: string[]) => endpointDocument({
+      quantization, output_modalities: ['speech'], supported_parameters: [], supported_languages: languages,
+      speech_envelope: { voices: ['alloy'], codecs: ['mp3'] }, pricing: { character },
+    });
+    const catalogue = validCatalogue(catalogueDocument([speech('fp16', '0.00002', ['en', 'fr']), speech('int8', '0.00001', ['de'])]));
+    const [listed] = listedModels(catalogue);
+    expect(summaryOf(listed as ListedModel).supported_languages).toEqual(['de']);
+  });
+
   test('hub facts, author and default parameters come from the file as written', () => {
     const catalogue = validCatalogue({
       ...catalogueDocument([endpointDocument()]),
