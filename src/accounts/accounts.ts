@@ -1,9 +1,10 @@
 import { ledgerTables } from '../billing/ledger-engine.js';
 import type { LedgerEntry } from '../billing/ledger-tables.js';
-import type { Units } from '../billing/money.js';
+import { formatUsd, type Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
+import { CLI_CHANGE, recordAudit, type ChangeContext } from './audit.js';
 import { bumpKeyRevision } from './key-revision.js';
-import { generateKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
+import { generateKey, hashKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
 import { insertKey, parseAmount, resolveWorkspace, type KeyFields } from './key-writer.js';
 import { newRecordId, newTimeOrderedRecordId } from './record-id.js';
 import type { LimitReset } from './types.js';
@@ -20,6 +21,7 @@ export interface CreatedAccount {
 export async function createAccount(
   store: Store,
   input: { name: string; creditsUsd?: string },
+  context: ChangeContext = CLI_CHANGE,
 ): Promise<CreatedAccount> {
   if (input.name.trim() === '') throw new RangeError('account name must not be empty');
   const credits = input.creditsUsd === undefined ? 0n : parseAmount(input.creditsUsd, 'credits', true);
@@ -37,13 +39,17 @@ export async function createAccount(
       .values({ id: workspaceId, account_id: accountId, name: 'Default', routing_defaults: null, created_at: at.getTime() })
       .execute();
     if (credits > 0n) await ledgerTables(store, tx).insertEntry(deposit(accountId, credits, at));
-    return insertKey(tx, key, defaultKeyFields(accountId, workspaceId, 'Default'), at);
+    await recordAudit(tx, context, { accountId, action: 'account.create', target: accountId, before: null, after: { name: input.name, credits_usd: formatUsd(credits) } }, at);
+    const fields = defaultKeyFields(accountId, workspaceId, 'Default');
+    const id = await insertKey(tx, key, fields, at);
+    await recordAudit(tx, context, { accountId, action: 'key.create', target: hashKey(key), before: null, after: keyAuditView(fields) }, at);
+    return id;
   });
   return { accountId, workspaceId, key, keyId };
 }
 
 /** Adds a deposit to the balance and the ledger; returns the new balance. */
-export async function addCredits(store: Store, accountId: string, usd: string): Promise<Units> {
+export async function addCredits(store: Store, accountId: string, usd: string, context: ChangeContext = CLI_CHANGE): Promise<Units> {
   const amount = parseAmount(usd, 'amount', false);
   return store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
@@ -52,6 +58,9 @@ export async function addCredits(store: Store, accountId: string, usd: string): 
     const balance = account.balance + amount;
     await tables.writeAccount(accountId, { balance, reserved: account.reserved });
     await tables.insertEntry(deposit(accountId, amount, new Date()));
+    await recordAudit(tx, context, {
+      accountId, action: 'credits.add', target: accountId, before: { balance_usd: formatUsd(account.balance) }, after: { balance_usd: formatUsd(balance), added_usd: formatUsd(amount) },
+    });
     return balance;
   });
 }
@@ -65,13 +74,20 @@ export interface KeyRequest {
   limitUsd?: string;
   limitReset?: LimitReset;
   expiresAt?: Date;
+  /** The person creating it (dashboard, approval). */
+  creatorUserId?: string;
+  /** The callback origin of a key issued through the approval flow. */
+  origin?: string;
 }
 
-/** Issues a new key in the account (default workspace unless one is named). */
-export async function createKey(store: Store, request: KeyRequest): Promise<{ key: string; id: string }> {
+/**
+ * Issues a new key in the account (default workspace unless one is named); audited as `key.create`
+ * under the key's hash. Returns the raw key (shown once), its id and its hash.
+ */
+export async function createKey(store: Store, request: KeyRequest, context: ChangeContext = CLI_CHANGE): Promise<{ key: string; id: string; hash: string }> {
   const key = generateKey();
-  const id = await issue(store, key, request);
-  return { key, id };
+  const id = await issue(store, key, request, context);
+  return { key, id, hash: hashKey(key) };
 }
 
 /** Stores a key issued under the earlier `sk-legacy-v1-` prefix, so it keeps working. */
@@ -79,10 +95,10 @@ export async function importLegacyKey(store: Store, rawKey: string, request: Key
   if (!rawKey.startsWith(LEGACY_KEY_PREFIX) || !isWellFormedKey(rawKey)) {
     throw new RangeError(`a legacy key is ${LEGACY_KEY_PREFIX} followed by 64 lowercase hex characters`);
   }
-  return issue(store, rawKey, request);
+  return issue(store, rawKey, request, CLI_CHANGE);
 }
 
-async function issue(store: Store, rawKey: string, request: KeyRequest): Promise<string> {
+async function issue(store: Store, rawKey: string, request: KeyRequest, context: ChangeContext): Promise<string> {
   const limit = request.limitUsd === undefined ? null : parseAmount(request.limitUsd, 'limit', true);
   if (request.limitReset !== undefined && limit === null) {
     throw new RangeError('a limit reset needs a limit');
@@ -92,34 +108,55 @@ async function issue(store: Store, rawKey: string, request: KeyRequest): Promise
   }
   return store.write(async (tx) => {
     const workspaceId = await resolveWorkspace(tx, request.accountId, request.workspaceId);
-    return insertKey(
-      tx,
-      rawKey,
-      {
-        ...defaultKeyFields(request.accountId, workspaceId, request.name ?? 'API key'),
-        management: request.management ?? false,
-        limit,
-        limitReset: request.limitReset ?? null,
-        expiresAt: request.expiresAt ?? null,
-      },
-      new Date(),
-    );
+    const fields: KeyFields = {
+      ...defaultKeyFields(request.accountId, workspaceId, request.name ?? 'API key'),
+      management: request.management ?? false,
+      limit,
+      limitReset: request.limitReset ?? null,
+      expiresAt: request.expiresAt ?? null,
+      ...(request.creatorUserId !== undefined && { creatorUserId: request.creatorUserId }),
+      ...(request.origin !== undefined && { origin: request.origin }),
+    };
+    const id = await insertKey(tx, rawKey, fields, new Date());
+    await recordAudit(tx, context, { accountId: request.accountId, action: 'key.create', target: hashKey(rawKey), before: null, after: keyAuditView(fields) });
+    return id;
   });
 }
 
-/** Revokes one key at once; other keys are untouched. Returns false when no such live key exists. */
-export async function revokeKey(store: Store, keyId: string): Promise<boolean> {
-  const result = await store.write(async (tx) => {
-    const revoked = await tx
-      .updateTable('api_keys')
-      .set({ revoked_at: Date.now() })
-      .where('id', '=', keyId)
+/** A key's settings as the audit trail keeps them: never the key, its hash or its label. */
+export function keyAuditView(fields: Pick<KeyFields, 'name' | 'workspaceId' | 'management' | 'limit' | 'limitReset' | 'expiresAt'> & { origin?: string; disabled?: boolean }): Record<string, unknown> {
+  return {
+    name: fields.name,
+    workspace_id: fields.workspaceId,
+    management: fields.management,
+    limit_usd: fields.limit === null ? null : formatUsd(fields.limit),
+    limit_reset: fields.limitReset,
+    expires_at: fields.expiresAt === null ? null : fields.expiresAt.toISOString(),
+    ...(fields.origin !== undefined && { origin: fields.origin }),
+    ...(fields.disabled !== undefined && { disabled: fields.disabled }),
+  };
+}
+
+/**
+ * Revokes one key at once (by id, or within `accountId` by hash); other keys are untouched.
+ * Returns false when no such live key exists. Audited as `key.revoke`.
+ */
+export async function revokeKey(store: Store, key: { id: string } | { accountId: string; hash: string }, context: ChangeContext = CLI_CHANGE): Promise<boolean> {
+  return store.write(async (tx) => {
+    const row = await tx
+      .selectFrom('api_keys')
+      .select(['id', 'account_id', 'hash', 'name'])
+      .$if('id' in key, (query) => query.where('id', '=', 'id' in key ? key.id : ''))
+      .$if('hash' in key, (query) => query.where('hash', '=', 'hash' in key ? key.hash : '').where('account_id', '=', 'accountId' in key ? key.accountId : ''))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    if (!row) return false;
+    const at = new Date();
+    await tx.updateTable('api_keys').set({ revoked_at: at.getTime(), updated_at: at.getTime() }).where('id', '=', row.id).execute();
     await bumpKeyRevision(tx);
-    return revoked;
+    await recordAudit(tx, context, { accountId: row.account_id, action: 'key.revoke', target: row.hash, before: { name: row.name }, after: null }, at);
+    return true;
   });
-  return result.numUpdatedRows > 0n;
 }
 
 /** Suspends (or reinstates) an account: its keys stop authenticating at once. */

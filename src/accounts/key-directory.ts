@@ -3,9 +3,9 @@ import type { Store } from '../store/store.js';
 import { KeyCache } from './key-cache.js';
 import { keyRevisionReader, type KeyRevisionReader } from './key-revision.js';
 import { hashKey, isWellFormedKey } from './key-format.js';
-import { readKeyUsage, type KeyUsage } from './key-usage.js';
-import type { KeyContext, KeyDirectory, KeyInspection } from './types.js';
-import { isLimitReset } from './usage-window.js';
+import { readScopeUsage, type ScopeUsage as KeyUsage } from './scope-usage.js';
+import type { KeyContext, KeyDirectory, KeyInspection, LimitReset } from './types.js';
+import { scopeLimits, spendLimitOf } from './spend-limits.js';
 import { readRoutingDefaults } from './workspace-routing.js';
 
 export interface KeyDirectoryOptions {
@@ -29,7 +29,7 @@ export function createKeyDirectory(store: Store, options: KeyDirectoryOptions = 
   const revision = options.revision ?? keyRevisionReader(store);
   return {
     authenticate: (rawKey) => authenticate({ store, cache, revision }, rawKey, now()),
-    inspect: async (key) => inspection(key, await readKeyUsage(store.db, key.keyId, now())),
+    inspect: async (key) => inspection(key, await readScopeUsage(store.db, { scope: 'key', id: key.keyId }, now())),
   };
 }
 
@@ -57,7 +57,7 @@ function isExpired(key: KeyContext, at: Date): boolean {
   return key.expiresAt !== null && key.expiresAt.getTime() <= at.getTime();
 }
 
-/** The key behind `hash` when it exists, is not revoked and its account is not suspended. */
+/** The key behind `hash` when it exists, is neither revoked nor disabled, and its account is not suspended. */
 async function readKey(store: Store, hash: string): Promise<KeyContext | null> {
   const row = await store.db
     .selectFrom('api_keys')
@@ -70,39 +70,49 @@ async function readKey(store: Store, hash: string): Promise<KeyContext | null> {
       'api_keys.name',
       'api_keys.label',
       'api_keys.management',
-      'api_keys.limit_units',
-      'api_keys.limit_reset',
+      'api_keys.limit_units as key_limit',
+      'api_keys.limit_reset as key_reset',
       'api_keys.expires_at',
       'api_keys.revoked_at',
+      'api_keys.disabled',
       'accounts.suspended',
+      'accounts.limit_units as account_limit',
+      'accounts.limit_reset as account_reset',
+      'workspaces.limit_units as workspace_limit',
+      'workspaces.limit_reset as workspace_reset',
       'workspaces.routing_defaults',
     ])
     .where('api_keys.hash', '=', hash)
     .executeTakeFirst();
-  if (!row || row.revoked_at !== null || row.suspended !== 0) return null;
+  if (!row || row.revoked_at !== null || row.disabled !== 0 || row.suspended !== 0) return null;
   const routingDefaults = readRoutingDefaults(row.routing_defaults);
   return {
     ...(routingDefaults && { routingDefaults }),
     keyId: row.id,
+    hash,
     accountId: row.account_id,
     workspaceId: row.workspace_id,
     name: row.name,
     label: row.label,
     management: row.management !== 0,
-    limit: row.limit_units === null ? null : BigInt(row.limit_units),
-    limitReset: isLimitReset(row.limit_reset) ? row.limit_reset : null,
+    scopeLimits: scopeLimits({
+      key: spendLimitOf(row.key_limit, row.key_reset),
+      workspace: spendLimitOf(row.workspace_limit, row.workspace_reset),
+      account: spendLimitOf(row.account_limit, row.account_reset),
+    }),
     expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
   };
 }
 
 /** The key inspection record: amounts in USD as JSON numbers, remaining never below zero. */
 export function inspection(key: KeyContext, usage: KeyUsage): KeyInspection {
+  const limit = key.scopeLimits.key;
   return {
     label: key.label,
     name: key.name,
-    limit: key.limit === null ? null : toUsdNumber(key.limit),
-    limit_remaining: key.limit === null ? null : toUsdNumber(maxUnits(0n, key.limit - windowOf(key, usage))),
-    limit_reset: key.limitReset,
+    limit: limit ? toUsdNumber(limit.limit) : null,
+    limit_remaining: limit ? toUsdNumber(maxUnits(0n, limit.limit - windowOf(limit.reset, usage))) : null,
+    limit_reset: limit?.reset ?? null,
     usage: toUsdNumber(usage.total),
     usage_daily: toUsdNumber(usage.daily),
     usage_weekly: toUsdNumber(usage.weekly),
@@ -112,8 +122,8 @@ export function inspection(key: KeyContext, usage: KeyUsage): KeyInspection {
   };
 }
 
-function windowOf(key: KeyContext, usage: KeyUsage): Units {
-  switch (key.limitReset) {
+function windowOf(reset: LimitReset | null, usage: KeyUsage): Units {
+  switch (reset) {
     case 'daily':
       return usage.daily;
     case 'weekly':
@@ -123,7 +133,7 @@ function windowOf(key: KeyContext, usage: KeyUsage): Units {
     case null:
       return usage.total;
     default: {
-      const unreachable: never = key.limitReset;
+      const unreachable: never = reset;
       throw new Error(`unknown limit reset ${String(unreachable)}`);
     }
   }

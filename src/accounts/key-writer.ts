@@ -12,6 +12,10 @@ export interface KeyFields {
   limit: Units | null;
   limitReset: LimitReset | null;
   expiresAt: Date | null;
+  /** The person creating it (dashboard, approval); absent from the CLI and the management API. */
+  creatorUserId?: string;
+  /** The callback origin of a key issued through the approval flow. */
+  origin?: string;
 }
 
 /** Stores a key by its hash and label only; returns the new key id. */
@@ -29,10 +33,13 @@ export async function insertKey(tx: Db, rawKey: string, fields: KeyFields, at: D
       management: fields.management ? 1 : 0,
       limit_units: fields.limit === null ? null : fields.limit.toString(),
       limit_reset: fields.limitReset,
-      usage_units: '0',
       expires_at: fields.expiresAt === null ? null : fields.expiresAt.getTime(),
       revoked_at: null,
       created_at: at.getTime(),
+      disabled: 0,
+      updated_at: null,
+      creator_user_id: fields.creatorUserId ?? null,
+      origin: fields.origin ?? null,
     })
     .execute();
   return id;

@@ -1,6 +1,6 @@
 import { randomHex } from '../core/random-hex.js';
 
-export type RecordPrefix = 'acct' | 'ws' | 'key' | 'hold' | 'led' | 'inst';
+export type RecordPrefix = 'acct' | 'ws' | 'key' | 'hold' | 'led' | 'inst' | 'user' | 'aud';
 
 /** A fresh id such as `acct_3f9c…`: the prefix names the record kind, 24 random hex follow. */
 export function newRecordId(prefix: RecordPrefix): string {
@@ -13,6 +13,6 @@ export function newRecordId(prefix: RecordPrefix): string {
  * later, so these rows land at the end of their primary-key index instead of on a random page of
  * it, and a commit rewrites one index page for all of them rather than one page each.
  */
-export function newTimeOrderedRecordId(prefix: Extract<RecordPrefix, 'hold' | 'led'>): string {
+export function newTimeOrderedRecordId(prefix: Extract<RecordPrefix, 'hold' | 'led' | 'aud'>): string {
   return `${prefix}_${Date.now().toString(36)}${randomHex(8)}`;
 }

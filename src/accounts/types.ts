@@ -3,17 +3,33 @@ import type { ProviderPreferences } from '../core/request.js';
 
 export type LimitReset = 'daily' | 'weekly' | 'monthly';
 
+/** The three scopes a spend limit can sit on. */
+export type SpendScope = 'key' | 'workspace' | 'account';
+
+export const SPEND_SCOPES: readonly SpendScope[] = ['key', 'workspace', 'account'];
+
+/** A spend limit: at most `limit` charged (and held) per UTC window, or in all when `reset` is null. */
+export interface SpendLimit {
+  limit: Units;
+  reset: LimitReset | null;
+}
+
+/** The spend limits a key's requests are held against, by scope; a scope without a limit is absent. */
+export type ScopeLimits = Partial<Record<SpendScope, SpendLimit>>;
+
 /** What an authenticated request knows about its key. */
 export interface KeyContext {
   keyId: string;
+  /** SHA-256 hex of the raw key: the key's public id (`/keys/{hash}`) and its audit actor id. */
+  hash: string;
   accountId: string;
   workspaceId: string;
   name: string;
   /** Masked form of the key, e.g. `sk-svc-v1-abc...f09`. */
   label: string;
   management: boolean;
-  limit: Units | null;
-  limitReset: LimitReset | null;
+  /** The limits of the key, its workspace and its account, as they stood when the key was read. */
+  scopeLimits: ScopeLimits;
   expiresAt: Date | null;
   /** The workspace's routing defaults, applied beneath a request's own `provider` preferences. */
   routingDefaults?: ProviderPreferences;

@@ -81,6 +81,7 @@ function heldFor(row: PendingRow, pending: GenerationRecord): Hold {
     workspaceId: row.workspace_id,
     keyId: row.key_id,
     amount: BigInt(row.held_units ?? '0'),
+    heldAt: pending.createdAt,
     expiresAt: new Date(row.hold_expires_at ?? 0),
     pending,
   };

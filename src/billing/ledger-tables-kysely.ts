@@ -1,10 +1,14 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, keySpendStateOf, SETTLED_COLUMNS, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
-/** The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL). */
+/**
+ * The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL, where
+ * money in TEXT columns is added as `numeric`, exactly).
+ */
 export function kyselyLedgerTables(tx: Db): LedgerTables {
   const insertGeneration = async (row: Insertable<GenerationsTable>): Promise<boolean> => {
     const inserted = await tx
@@ -32,25 +36,24 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .where('id', '=', accountId)
         .execute();
     },
-    async keySpendState(keyId) {
-      const key = await tx
-        .selectFrom('api_keys')
-        .select(['limit_units', 'limit_reset', 'usage_units'])
-        .where('id', '=', keyId)
-        .executeTakeFirst();
-      return key ? keySpendStateOf(key) : null;
-    },
-    async chargedSince(keyId, dayStart) {
+    async chargedSince(ref, dayStart) {
       const days = await tx
-        .selectFrom('key_usage')
+        .selectFrom('spend_usage')
         .select('amount_units')
-        .where('key_id', '=', keyId)
-        .where('day_start', '>=', dayStart)
+        .where('scope', '=', ref.scope)
+        .where('scope_id', '=', ref.id)
+        .$if(dayStart === null, (query) => query.where('day_start', '=', LIFETIME_DAY))
+        .$if(dayStart !== null, (query) => query.where('day_start', '>=', dayStart ?? 0))
         .execute();
       return sumUnits(days.map((day) => day.amount_units));
     },
-    async heldForKey(keyId) {
-      const holds = await tx.selectFrom('holds').select('amount_units').where('key_id', '=', keyId).execute();
+    async heldSince(ref, since) {
+      const holds = await tx
+        .selectFrom('holds')
+        .select('amount_units')
+        .where(HOLD_OWNER_COLUMN[ref.scope], '=', ref.id)
+        .$if(since !== null, (query) => query.where('created_at', '>=', since ?? 0))
+        .execute();
       return sumUnits(holds.map((hold) => hold.amount_units));
     },
     async insertHold(hold, at, pending) {
@@ -101,23 +104,16 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         })
         .execute();
     },
-    async keyUsageOn(keyId, dayStart) {
-      const row = await tx
-        .selectFrom('api_keys')
-        .leftJoin('key_usage', (join) => join.onRef('key_usage.key_id', '=', 'api_keys.id').on('key_usage.day_start', '=', dayStart))
-        .select(['api_keys.usage_units', 'key_usage.amount_units'])
-        .where('api_keys.id', '=', keyId)
-        .executeTakeFirst();
-      return row ? { total: BigInt(row.usage_units), day: BigInt(row.amount_units ?? '0') } : null;
-    },
-    async writeKeyUsage(keyId, dayStart, usage) {
-      const day = usage.day.toString();
+    async addSpend(owners, dayStart, amount) {
+      const units = amount.toString();
+      const refs = Object.entries(owners).map(([scope, id]) => ({ scope, id }));
       await tx
-        .insertInto('key_usage')
-        .values({ key_id: keyId, day_start: dayStart, amount_units: day })
-        .onConflict((conflict) => conflict.columns(['key_id', 'day_start']).doUpdateSet({ amount_units: day }))
+        .insertInto('spend_usage')
+        .values(refs.flatMap((ref) => [dayStart, LIFETIME_DAY].map((day) => ({ scope: ref.scope, scope_id: ref.id, day_start: day, amount_units: units }))))
+        .onConflict((conflict) => conflict.columns(['scope', 'scope_id', 'day_start']).doUpdateSet({
+          amount_units: sql<string>`(spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text`,
+        }))
         .execute();
-      await tx.updateTable('api_keys').set({ usage_units: usage.total.toString() }).where('id', '=', keyId).execute();
     },
   };
 }

@@ -1,7 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { accountBalanceOf, keySpendStateOf, GENERATION_COLUMNS, SETTLED_COLUMNS, type AccountRow, type GenerationColumn, type KeySpendRow, type LedgerTables } from './ledger-tables.js';
+import { LIFETIME_DAY } from '../accounts/scope-usage.js';
+import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
+import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type GenerationColumn, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -14,15 +16,16 @@ type Statement = BetterSqlite3.Statement;
 class SqliteLedgerStatements {
   readonly account: Statement;
   readonly writeAccount: Statement;
-  readonly key: Statement;
   readonly chargedSince: Statement;
-  readonly heldForKey: Statement;
+  readonly chargedInAll: Statement;
+  /** Per scope: what its open holds taken since a time reserve, and all its open holds. */
+  readonly heldSince: Record<SpendScope, Statement>;
+  readonly heldInAll: Record<SpendScope, Statement>;
   readonly insertHold: Statement;
   readonly deleteHold: Statement;
   readonly insertEntry: Statement;
-  readonly keyUsageOn: Statement;
-  readonly writeDayUsage: Statement;
-  readonly writeKeyTotal: Statement;
+  /** The day and lifetime rows of the three scopes of one charge, added to by `units_add`. */
+  readonly addSpend: Statement;
   /** A generation row, every column bound by position (an absent value binds NULL). */
   readonly insertGeneration: Statement;
   /** A final record written over its pending row: the settled columns, then the id. */
@@ -31,9 +34,10 @@ class SqliteLedgerStatements {
   constructor(readonly database: BetterSqlite3.Database) {
     this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
     this.writeAccount = database.prepare('UPDATE accounts SET balance_units = ?, reserved_units = ? WHERE id = ?');
-    this.key = database.prepare('SELECT limit_units, limit_reset, usage_units FROM api_keys WHERE id = ?');
-    this.chargedSince = database.prepare('SELECT amount_units FROM key_usage WHERE key_id = ? AND day_start >= ?').pluck();
-    this.heldForKey = database.prepare('SELECT amount_units FROM holds WHERE key_id = ?').pluck();
+    this.chargedSince = database.prepare('SELECT amount_units FROM spend_usage WHERE scope = ? AND scope_id = ? AND day_start >= ?').pluck();
+    this.chargedInAll = database.prepare(`SELECT amount_units FROM spend_usage WHERE scope = ? AND scope_id = ? AND day_start = ${LIFETIME_DAY}`).pluck();
+    this.heldSince = perScope((column) => database.prepare(`SELECT amount_units FROM holds WHERE ${column} = ? AND created_at >= ?`).pluck());
+    this.heldInAll = perScope((column) => database.prepare(`SELECT amount_units FROM holds WHERE ${column} = ?`).pluck());
     this.insertHold = database.prepare(
       'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -41,13 +45,10 @@ class SqliteLedgerStatements {
     this.insertEntry = database.prepare(
       'INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.keyUsageOn = database.prepare(
-      'SELECT api_keys.usage_units AS total, key_usage.amount_units AS day FROM api_keys LEFT JOIN key_usage ON key_usage.key_id = api_keys.id AND key_usage.day_start = ? WHERE api_keys.id = ?',
+    this.addSpend = database.prepare(
+      `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES ${Array.from({ length: SPEND_SCOPES.length * 2 }, () => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
     );
-    this.writeDayUsage = database.prepare(
-      'INSERT INTO key_usage (key_id, day_start, amount_units) VALUES (?, ?, ?) ON CONFLICT (key_id, day_start) DO UPDATE SET amount_units = excluded.amount_units',
-    );
-    this.writeKeyTotal = database.prepare('UPDATE api_keys SET usage_units = ? WHERE id = ?');
     this.insertGeneration = database.prepare(
       `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
     );
@@ -77,15 +78,15 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async writeAccount(accountId, next) {
       statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
     },
-    async keySpendState(keyId) {
-      const key = statements.key.get(keyId) as KeySpendRow | undefined;
-      return key ? keySpendStateOf(key) : null;
+    async chargedSince(ref, dayStart) {
+      const rows = dayStart === null
+        ? statements.chargedInAll.all(ref.scope, ref.id)
+        : statements.chargedSince.all(ref.scope, ref.id, dayStart);
+      return sumUnits(rows as string[]);
     },
-    async chargedSince(keyId, dayStart) {
-      return sumUnits(statements.chargedSince.all(keyId, dayStart) as string[]);
-    },
-    async heldForKey(keyId) {
-      return sumUnits(statements.heldForKey.all(keyId) as string[]);
+    async heldSince(ref, since) {
+      const rows = since === null ? statements.heldInAll[ref.scope].all(ref.id) : statements.heldSince[ref.scope].all(ref.id, since);
+      return sumUnits(rows as string[]);
     },
     async insertHold(hold, at, pending) {
       statements.insertHold.run(
@@ -117,15 +118,16 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async insertEntry(entry) {
       statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
     },
-    async keyUsageOn(keyId, dayStart) {
-      const row = statements.keyUsageOn.get(dayStart, keyId) as { total: string; day: string | null } | undefined;
-      return row ? { total: BigInt(row.total), day: BigInt(row.day ?? '0') } : null;
-    },
-    async writeKeyUsage(keyId, dayStart, usage) {
-      statements.writeDayUsage.run(keyId, dayStart, usage.day.toString());
-      statements.writeKeyTotal.run(usage.total.toString(), keyId);
+    async addSpend(owners, dayStart, amount) {
+      const units = amount.toString();
+      statements.addSpend.run(SPEND_SCOPES.flatMap((scope) => [scope, owners[scope], dayStart, units, scope, owners[scope], LIFETIME_DAY, units]));
     },
   };
+}
+
+/** One statement per spend scope, its SQL naming the scope's column of `holds`. */
+function perScope(prepare: (column: string) => Statement): Record<SpendScope, Statement> {
+  return { key: prepare(HOLD_OWNER_COLUMN.key), workspace: prepare(HOLD_OWNER_COLUMN.workspace), account: prepare(HOLD_OWNER_COLUMN.account) };
 }
 
 /** A row's values for `columns`, by position; an absent value binds NULL. */

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { LimitReset } from '../accounts/types.js';
-import { isLimitReset } from '../accounts/usage-window.js';
+import type { ScopeRef } from '../accounts/scope-usage.js';
+import type { SpendScope } from '../accounts/types.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Units } from './money.js';
 import type { Hold } from './types.js';
@@ -8,13 +8,6 @@ import type { Hold } from './types.js';
 export interface AccountBalance {
   balance: Units;
   reserved: Units;
-}
-
-/** A key's spend-limit settings and lifetime charges. */
-export interface KeySpendState {
-  limit: Units | null;
-  reset: LimitReset | null;
-  total: Units;
 }
 
 /** A pending generation's row: what its admission fixed, its instance and its hold. */
@@ -38,11 +31,10 @@ export interface LedgerTables {
   /** The account's balance; its row stays locked until the transaction ends. */
   lockAccount(accountId: string): Promise<AccountBalance | null>;
   writeAccount(accountId: string, next: AccountBalance): Promise<void>;
-  keySpendState(keyId: string): Promise<KeySpendState | null>;
-  /** The key's charges on the UTC days starting at or after `dayStart`. */
-  chargedSince(keyId: string, dayStart: number): Promise<Units>;
-  /** What the key's open holds reserve. */
-  heldForKey(keyId: string): Promise<Units>;
+  /** The scope's charges on the UTC days starting at or after `dayStart`; null: all it was ever charged. */
+  chargedSince(ref: ScopeRef, dayStart: number | null): Promise<Units>;
+  /** What the scope's open holds taken at or after `since` reserve; null: all its open holds. */
+  heldSince(ref: ScopeRef, since: number | null): Promise<Units>;
   /** Inserts an open hold, stamped with the instance that took it, and its pending generation. */
   insertHold(hold: Hold, at: Date, pending: PendingGenerationRow): Promise<void>;
   /** Deletes an open hold; its amount, or null when it was already released. */
@@ -55,10 +47,15 @@ export interface LedgerTables {
    */
   closeGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;
-  /** The key's lifetime charges and its charges on the UTC day `dayStart`; null for an unknown key. */
-  keyUsageOn(keyId: string, dayStart: number): Promise<{ total: Units; day: Units } | null>;
-  writeKeyUsage(keyId: string, dayStart: number, usage: { total: Units; day: Units }): Promise<void>;
+  /** Adds `amount` to the UTC day `dayStart` and the lifetime total of the three scopes `owners`, in one statement. */
+  addSpend(owners: SpendOwners, dayStart: number, amount: Units): Promise<void>;
 }
+
+/** The key, workspace and account one charge is spent by. */
+export type SpendOwners = Record<SpendScope, string>;
+
+/** The column of `holds` naming each spend scope's owner. */
+export const HOLD_OWNER_COLUMN = { key: 'key_id', workspace: 'workspace_id', account: 'account_id' } as const satisfies Record<SpendScope, string>;
 
 /** A column of the generations table. */
 export type GenerationColumn = keyof GenerationsTable;
@@ -88,26 +85,12 @@ export const SETTLED_COLUMNS: readonly GenerationColumn[] = GENERATION_COLUMNS.f
   (column) => !ADMITTED_COLUMNS.has(column) && !PENDING_COLUMNS.has(column),
 );
 
-/** The stored form of an account's money and of a key's spend state, as both engines read them. */
+/** The stored form of an account's money, as both engines read it. */
 export interface AccountRow {
   balance_units: string;
   reserved_units: string;
 }
 
-export interface KeySpendRow {
-  limit_units: string | null;
-  limit_reset: string | null;
-  usage_units: string;
-}
-
 export function accountBalanceOf(row: AccountRow): AccountBalance {
   return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
-}
-
-export function keySpendStateOf(row: KeySpendRow): KeySpendState {
-  return {
-    limit: row.limit_units === null ? null : BigInt(row.limit_units),
-    reset: isLimitReset(row.limit_reset) ? row.limit_reset : null,
-    total: BigInt(row.usage_units),
-  };
 }

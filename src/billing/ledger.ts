@@ -5,9 +5,9 @@ import type { Store } from '../store/store.js';
 import { closedPendingRecord } from './generation-record.js';
 import { generationToRow, pendingGenerationRow } from './generations.js';
 import { ledgerTables } from './ledger-engine.js';
-import type { AccountBalance, LedgerTables } from './ledger-tables.js';
-import { maxUnits, sumUnits } from './money.js';
-import { checkKeySpendLimit } from './spend-limit.js';
+import type { AccountBalance, LedgerTables, SpendOwners } from './ledger-tables.js';
+import { formatUsd, maxUnits, sumUnits } from './money.js';
+import { checkSpendLimits } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
 export const DEFAULT_HOLD_TTL_MS = 15 * 60_000;
@@ -48,14 +48,15 @@ async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl
   if (request.pending.id !== request.generationId || request.pending.status !== 'pending') {
     throw new RangeError('a hold writes its own generation, pending');
   }
-  const held: Hold = { ...request, id: newTimeOrderedRecordId('hold'), expiresAt: new Date(at.getTime() + ttl) };
+  const held: Hold = { ...request, id: newTimeOrderedRecordId('hold'), heldAt: at, expiresAt: new Date(at.getTime() + ttl) };
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
     const account = await lockedAccount(tables, request.accountId);
-    await checkKeySpendLimit(tables, request.keyId, request.amount, at);
+    await checkSpendLimits(tables, spendOwners(request), request.limits ?? {}, request.amount, at);
     const spendable = account.balance - account.reserved;
     if (request.amount > spendable) {
-      throw new GatewayError('payment_required', 'Insufficient credits: add credits to continue', {
+      const message = `Insufficient credits: this request needs up to ${formatUsd(request.amount)} USD and ${formatUsd(maxUnits(0n, spendable))} USD is spendable; add credits to continue`;
+      throw new GatewayError('payment_required', message, {
         metadata: { required: request.amount.toString(), spendable: maxUnits(0n, spendable).toString() },
       });
     }
@@ -90,7 +91,8 @@ async function finish(
     });
     if (cost === 0n) return;
     await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
-    await addKeyUsage(tables, held.keyId, cost, at);
+    // the charge counts in the window its hold was taken in, as the hold did
+    await tables.addSpend(spendOwners(held), dayStart(held.heldAt), cost);
   });
 }
 
@@ -111,12 +113,8 @@ async function recordRefusal(store: Store, record: GenerationRecord): Promise<vo
   });
 }
 
-/** Adds a charge to the key's lifetime total and to its UTC day (the spend-limit windows sum days). */
-async function addKeyUsage(tables: LedgerTables, keyId: string, amount: bigint, at: Date): Promise<void> {
-  const day = dayStart(at);
-  const usage = await tables.keyUsageOn(keyId, day);
-  if (!usage) return;
-  await tables.writeKeyUsage(keyId, day, { total: usage.total + amount, day: usage.day + amount });
+function spendOwners(hold: Pick<HoldRequest, 'keyId' | 'workspaceId' | 'accountId'>): SpendOwners {
+  return { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
 }
 
 async function releaseExpired(store: Store, at: Date): Promise<number> {

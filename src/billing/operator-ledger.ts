@@ -31,7 +31,8 @@ export function operatorLedger(store: Store, now: () => Date = () => new Date())
   };
   return {
     async hold(request): Promise<Hold> {
-      return { ...request, id: newRecordId('hold'), expiresAt: new Date(now().getTime() + HOLD_TTL_MS) };
+      const at = now();
+      return { ...request, id: newRecordId('hold'), heldAt: at, expiresAt: new Date(at.getTime() + HOLD_TTL_MS) };
     },
     settle: (_hold, record) => write(record, true),
     release: (hold, record) => write(record ?? unservedRecord(hold, now()), false),

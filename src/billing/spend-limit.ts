@@ -1,23 +1,37 @@
+import { SPEND_SCOPES, type ScopeLimits, type SpendLimit, type SpendScope } from '../accounts/types.js';
 import { windowStart } from '../accounts/usage-window.js';
 import { GatewayError } from '../core/errors.js';
-import type { LedgerTables } from './ledger-tables.js';
-import type { Units } from './money.js';
+import type { LedgerTables, SpendOwners } from './ledger-tables.js';
+import { formatUsd, type Units } from './money.js';
 
 /**
- * Refuses a hold that would take a key past its spend limit: what the key was charged in the
- * current UTC window, plus what its open holds reserve, plus this hold. A key already at its
- * limit is refused whatever the hold. The 402 names the key scope and carries `limit` and `used`
- * (charged + held) as integer strings in 10^-24 USD, and the window's `limit_reset`.
- * Runs inside the hold's transaction, after the account row is locked.
+ * Refuses a hold that would take its key, workspace or account past a spend limit: what the scope
+ * was charged in the current UTC window, plus what its open holds taken in that window reserve,
+ * plus this hold. A scope already at its limit is refused whatever the hold. The first scope that
+ * refuses (key, then workspace, then account) is named in the 402, with `limit` and `used`
+ * (charged + held) as integer strings in 10^-24 USD and the window's `limit_reset`. The same
+ * arithmetic for both engines; it runs inside the hold's transaction, after the account row is
+ * locked, so concurrent holds of one account are decided one after another.
  */
-export async function checkKeySpendLimit(tables: LedgerTables, keyId: string, amount: Units, at: Date): Promise<void> {
-  const key = await tables.keySpendState(keyId);
-  if (!key || key.limit === null) return;
-  const start = windowStart(key.reset, at);
-  const charged = start === null ? key.total : await tables.chargedSince(keyId, start);
-  const used = charged + (await tables.heldForKey(keyId));
-  if (used < key.limit && used + amount <= key.limit) return;
-  throw new GatewayError('payment_required', 'This key has reached its spend limit', {
-    metadata: { scope: 'key', limit: key.limit.toString(), used: used.toString(), limit_reset: key.reset },
-  });
+export async function checkSpendLimits(tables: LedgerTables, owners: SpendOwners, limits: ScopeLimits, amount: Units, at: Date): Promise<void> {
+  for (const scope of SPEND_SCOPES) {
+    const limit = limits[scope];
+    if (!limit) continue;
+    const ref = { scope, id: owners[scope] };
+    const start = windowStart(limit.reset, at);
+    const used = (await tables.chargedSince(ref, start)) + (await tables.heldSince(ref, start));
+    if (used < limit.limit && used + amount <= limit.limit) continue;
+    throw spendLimitReached(scope, limit, used, amount);
+  }
+}
+
+const SCOPE_NAMES: Record<SpendScope, string> = { key: 'This key', workspace: "This key's workspace", account: "This key's account" };
+
+function spendLimitReached(scope: SpendScope, limit: SpendLimit, used: Units, amount: Units): GatewayError {
+  const window = limit.reset === null ? '' : ` ${limit.reset}`;
+  return new GatewayError(
+    'payment_required',
+    `${SCOPE_NAMES[scope]} has reached its${window} spend limit: ${formatUsd(used)} of ${formatUsd(limit.limit)} USD used or held, this request needs up to ${formatUsd(amount)} USD`,
+    { metadata: { scope, limit: limit.limit.toString(), used: used.toString(), limit_reset: limit.reset } },
+  );
 }

@@ -1,4 +1,5 @@
 import type { Uncollected } from './charge-cap.js';
+import type { ScopeLimits } from '../accounts/types.js';
 import type { Units } from './money.js';
 
 export interface HoldRequest {
@@ -7,6 +8,8 @@ export interface HoldRequest {
   workspaceId: string;
   keyId: string;
   amount: Units;
+  /** The spend limits of the key, its workspace and its account to hold against; none when absent. */
+  limits?: ScopeLimits;
   /**
    * The generation as admitted (status `pending`, cost 0), written with the hold in its transaction
    * so that its id reads back at once; settling the hold turns it into the final record.
@@ -16,6 +19,8 @@ export interface HoldRequest {
 
 export interface Hold extends HoldRequest {
   id: string;
+  /** When it was taken: its charge counts in the spend-limit windows holding this instant, as the hold did. */
+  heldAt: Date;
   expiresAt: Date;
 }
 

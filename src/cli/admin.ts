@@ -80,7 +80,7 @@ function registerKeyRevoke(key: Command): void {
     .requiredOption('--key-id <id>', 'key id')
     .action(run(async (store, options) => {
       const keyId = text(options, 'keyId');
-      if (!(await revokeKey(store, keyId))) throw new Error(`no live key with id ${keyId}`);
+      if (!(await revokeKey(store, { id: keyId }))) throw new Error(`no live key with id ${keyId}`);
       return `revoked ${keyId}`;
     }));
 }

@@ -66,6 +66,7 @@ export async function prepareInference(
     accountId: key.accountId,
     workspaceId: key.workspaceId,
     keyId: key.keyId,
+    limits: key.scopeLimits,
     amount: planHoldAmount(outcome.plan) * BigInt(calls),
     pending: generationRecord({
       generationId: call.generationId,

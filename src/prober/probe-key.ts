@@ -7,12 +7,12 @@ import { OPERATOR_ACCOUNT_ID } from '../billing/operator-ledger.js';
  */
 export const PROBE_KEY: KeyContext = {
   keyId: 'probe',
+  hash: 'probe',
   accountId: OPERATOR_ACCOUNT_ID,
   workspaceId: 'operator',
   name: 'capability checks',
   label: 'probe',
   management: false,
-  limit: null,
-  limitReset: null,
+  scopeLimits: {},
   expiresAt: null,
 };

@@ -34,6 +34,7 @@ export async function runMigrations(
 
 async function apply(tx: Db, migration: Migration): Promise<void> {
   for (const statement of migration.statements) await sql.raw(statement).execute(tx);
+  await migration.backfill?.(tx);
   await tx
     .insertInto('switchyard_migrations')
     .values({ id: migration.id, applied_at: Date.now() })

@@ -13,6 +13,9 @@ export interface AccountsTable {
   reserved_units: string;
   suspended: Flag;
   created_at: number;
+  /** The account's spend limit (integer string) and its window, or null. */
+  limit_units: string | null;
+  limit_reset: string | null;
 }
 
 export interface WorkspacesTable {
@@ -22,6 +25,9 @@ export interface WorkspacesTable {
   /** JSON text of the workspace's routing defaults, or null. */
   routing_defaults: string | null;
   created_at: number;
+  /** The workspace's spend limit (integer string) and its window, or null. */
+  limit_units: string | null;
+  limit_reset: string | null;
 }
 
 export interface ApiKeysTable {
@@ -35,18 +41,95 @@ export interface ApiKeysTable {
   management: Flag;
   limit_units: string | null;
   limit_reset: string | null;
-  /** Everything this key has ever been charged. */
-  usage_units: string;
   expires_at: number | null;
+  /** Set when the key was revoked (deleted): it never authenticates again. */
   revoked_at: number | null;
   created_at: number;
+  /** A disabled key authenticates nothing until it is enabled again. */
+  disabled: Flag;
+  updated_at: number | null;
+  /** The person who created the key (dashboard or approval), or null (CLI, management key). */
+  creator_user_id: string | null;
+  /** The callback origin of a key issued through the approval flow, or null. */
+  origin: string | null;
 }
 
-/** Charges of one key on one UTC day; the spend-limit windows sum these. */
-export interface KeyUsageTable {
-  key_id: string;
+/**
+ * Charges of one spend scope (`key`, `workspace` or `account`) on one UTC day; the row at day
+ * `LIFETIME_DAY` (-1) holds everything the scope was ever charged. The spend-limit windows sum days.
+ */
+export interface SpendUsageTable {
+  scope: string;
+  scope_id: string;
   day_start: number;
   amount_units: string;
+}
+
+/** A person who signs in to the web pages of one account. */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  /** Lowercased; unique over all accounts, so an email names one person. */
+  email: string;
+  /** argon2id, PHC string. */
+  password_hash: string;
+  role: 'owner' | 'member';
+  created_at: number;
+  /** Sessions created before this are no longer valid (sign out everywhere on a password change). */
+  password_changed_at: number;
+}
+
+/** A signed-in browser: the id is the SHA-256 of the cookie's token, never the token. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  account_id: string;
+  /** The secret the session's CSRF tokens are made from. */
+  csrf_secret: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Failed sign-ins per subject (`email:…` or `address:…`) in the current window, and any lock-out. */
+export interface SignInFailuresTable {
+  subject: string;
+  failures: number;
+  first_failure_at: number;
+  locked_until: number | null;
+}
+
+/** A one-time code of the approval flow (PKCE): the id is the SHA-256 of the code. */
+export interface AuthCodesTable {
+  code_hash: string;
+  account_id: string;
+  user_id: string;
+  workspace_id: string;
+  callback_origin: string;
+  /** base64url SHA-256 of the verifier (S256). */
+  code_challenge: string;
+  limit_units: string | null;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+/** One change to keys, limits, workspaces, routing defaults, users or credits; append-only. */
+export interface AuditEventsTable {
+  /** Time-ordered: newest last. */
+  id: string;
+  account_id: string;
+  at: number;
+  /** `user`, `management_key` or `cli`. */
+  actor_kind: string;
+  /** The user id or the management key's hash; null for the CLI. */
+  actor_id: string | null;
+  /** `cli`, `api`, `dashboard` or `approval`. */
+  via: string;
+  action: string;
+  target: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  address: string | null;
 }
 
 export interface LedgerEntriesTable {
@@ -169,7 +252,12 @@ export interface Database {
   accounts: AccountsTable;
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
-  key_usage: KeyUsageTable;
+  spend_usage: SpendUsageTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  sign_in_failures: SignInFailuresTable;
+  auth_codes: AuthCodesTable;
+  audit_events: AuditEventsTable;
   ledger_entries: LedgerEntriesTable;
   holds: HoldsTable;
   generations: GenerationsTable;

@@ -51,7 +51,7 @@ describe('authentication refusals are one identical 401', () => {
 
   it('a revoked key is refused', async () => {
     const { key, id } = await newKey();
-    expect(await revokeKey(harness.gateway.store, id)).toBe(true);
+    expect(await revokeKey(harness.gateway.store, { id: id })).toBe(true);
     expectRefused(await chatWith({ authorization: `Bearer ${key}` }));
   });
 
@@ -103,13 +103,13 @@ describe('revocation', () => {
     const { key, id } = await newKey();
     const first = await chatWith({ authorization: `Bearer ${key}` });
     expect(first.status).toBe(200);
-    await revokeKey(harness.gateway.store, id);
+    await revokeKey(harness.gateway.store, { id: id });
     expectRefused(await chatWith({ authorization: `Bearer ${key}` }));
   });
 
   it('leaves the account’s other keys working', async () => {
     const { id } = await newKey();
-    await revokeKey(harness.gateway.store, id);
+    await revokeKey(harness.gateway.store, { id: id });
     const reply = await chatWith({ authorization: `Bearer ${harness.key}` });
     expect(reply.status).toBe(200);
   });

@@ -61,7 +61,7 @@ describe('a refused request is never charged', () => {
   it('400, 401, 402, 404 and 503 refusals leave usage at 0 and the balance untouched', async () => {
     const refused = await account('0.01');
     const revoked = await createKey(harness.gateway.store, { accountId: refused.accountId });
-    await revokeKey(harness.gateway.store, revoked.id);
+    await revokeKey(harness.gateway.store, { id: revoked.id });
     const before = await accountMoney(harness, refused.accountId);
     const statuses = [
       (await chat(refused.key, { temperature: 3, max_tokens: 10 })).status,

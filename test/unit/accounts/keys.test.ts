@@ -61,7 +61,7 @@ describe('authentication', () => {
     const created = await createAccount(store, { name: 'Ada', creditsUsd: '5' });
     const keys = createKeyDirectory(store);
     const context = await keys.authenticate(created.key);
-    expect(context).toMatchObject({ keyId: created.keyId, accountId: created.accountId, workspaceId: created.workspaceId, management: false, limit: null });
+    expect(context).toMatchObject({ keyId: created.keyId, accountId: created.accountId, workspaceId: created.workspaceId, management: false, scopeLimits: {} });
     const rows = await store.db.selectFrom('api_keys').selectAll().execute();
     expect(rows[0]?.hash).toBe(createHash('sha256').update(created.key).digest('hex'));
     expect(JSON.stringify(rows)).not.toContain(created.key.slice('sk-svc-v1-'.length));
@@ -100,10 +100,10 @@ describe('authentication', () => {
     const other = await createKey(store, { accountId: created.accountId });
     const keys = createKeyDirectory(store);
     expect(await keys.authenticate(created.key)).not.toBeNull();
-    expect(await revokeKey(store, created.keyId)).toBe(true);
+    expect(await revokeKey(store, { id: created.keyId })).toBe(true);
     expect(await keys.authenticate(created.key)).toBeNull();
     expect(await keys.authenticate(other.key)).not.toBeNull();
-    expect(await revokeKey(store, created.keyId)).toBe(false);
+    expect(await revokeKey(store, { id: created.keyId })).toBe(false);
   });
 
   it('an expired key gets null, even when cached', async () => {
@@ -137,7 +137,7 @@ describe('authentication', () => {
     const keys = createKeyDirectory(server);
     expect(await keys.authenticate(created.key)).not.toBeNull();
     expect(await keys.authenticate(created.key)).not.toBeNull();
-    await revokeKey(admin, created.keyId);
+    await revokeKey(admin, { id: created.keyId });
     expect(await keys.authenticate(created.key)).toBeNull();
   });
 
@@ -165,7 +165,7 @@ describe.each(STORE_ENGINES)('key cache freshness on $name', (engine) => {
       await setWorkspaceRoutingDefaults(admin, created.workspaceId, { sort: 'price' });
       await new Promise((resolve) => setImmediate(resolve));
       expect((await keys.authenticate(created.key))?.routingDefaults).toMatchObject({ sort: 'price' });
-      await revokeKey(admin, created.keyId);
+      await revokeKey(admin, { id: created.keyId });
       await new Promise((resolve) => setImmediate(resolve));
       expect(await keys.authenticate(created.key)).toBeNull();
       expect(await keys.authenticate(other.key)).not.toBeNull();
@@ -181,7 +181,7 @@ describe.each(STORE_ENGINES)('key cache freshness on $name', (engine) => {
 
 describe('key cache', () => {
   const context = (keyId: string): KeyContext => ({
-    keyId, accountId: 'acct', workspaceId: 'ws', name: 'k', label: 'l', management: false, limit: null, limitReset: null, expiresAt: null,
+    keyId, hash: keyId, accountId: 'acct', workspaceId: 'ws', name: 'k', label: 'l', management: false, scopeLimits: {}, expiresAt: null,
   });
 
   it('holds at most its limit, dropping the least recently used', () => {

@@ -19,7 +19,7 @@ const COMPLETION = parseUsd('0.000002');
 const NOW = new Date('2025-07-01T12:00:00Z');
 
 const KEY: KeyContext = {
-  keyId: 'key-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, limit: null, limitReset: null, expiresAt: null,
+  keyId: 'key-1', hash: 'hash-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, scopeLimits: {}, expiresAt: null,
 };
 
 /** A ledger that keeps what it was asked to settle or release. */
@@ -28,7 +28,7 @@ class RecordingLedger implements Ledger {
   readonly released: (GenerationRecord | undefined)[] = [];
 
   hold(request: HoldRequest): Promise<Hold> {
-    return Promise.resolve({ ...request, id: 'hold-1', expiresAt: new Date(NOW.getTime() + 60_000) });
+    return Promise.resolve({ ...request, id: 'hold-1', heldAt: new Date(), expiresAt: new Date(NOW.getTime() + 60_000) });
   }
   async settle(_hold: Hold, record: GenerationRecord): Promise<void> {
     this.settled.push(record);

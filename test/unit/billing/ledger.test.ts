@@ -6,6 +6,7 @@ import { createLedger } from '../../../src/billing/ledger.js';
 import { parseUsd, type Units } from '../../../src/billing/money.js';
 import type { GenerationRecord, HoldRequest } from '../../../src/billing/types.js';
 import type { Store } from '../../../src/store/store.js';
+import type { ScopeLimits } from '../../../src/accounts/types.js';
 import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES, type StoreEngine } from '../../support/store-engines.js';
 
@@ -18,6 +19,8 @@ afterEach(async () => {
 interface Fixture {
   store: Store;
   owner: { accountId: string; workspaceId: string; keyId: string };
+  /** The limits the key's requests are held against (as its key context carries them). */
+  limits?: ScopeLimits;
 }
 
 let engine: StoreEngine;
@@ -32,7 +35,7 @@ async function funded(creditsUsd: string): Promise<Fixture> {
 /** A hold whose pending generation was admitted with the facts `record` settles it with. */
 function request(fixture: Fixture, generationId: string, amount: Units): HoldRequest {
   const admitted = record(fixture, generationId, 0n);
-  return { ...holdRequest(fixture.owner, generationId, amount), pending: { ...admitted, status: 'pending', costLines: [] } };
+  return { ...holdRequest(fixture.owner, generationId, amount), pending: { ...admitted, status: 'pending', costLines: [] }, ...(fixture.limits && { limits: fixture.limits }) };
 }
 
 function record(fixture: Fixture, id: string, cost: Units): GenerationRecord {
@@ -301,7 +304,7 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
   describe('key spend limits', () => {
     async function limited(fixture: Fixture, limitUsd: string, limitReset?: 'daily' | 'weekly' | 'monthly'): Promise<Fixture> {
       const issued = await createKey(fixture.store, { accountId: fixture.owner.accountId, limitUsd, ...(limitReset && { limitReset }) });
-      return { ...fixture, owner: { ...fixture.owner, keyId: issued.id } };
+      return { ...fixture, owner: { ...fixture.owner, keyId: issued.id }, limits: { key: { limit: parseUsd(limitUsd), reset: limitReset ?? null } } };
     }
 
     it('a hold past the key limit is refused with 402 scope key, limit, used and limit_reset', async () => {

@@ -20,7 +20,7 @@ import { RecordingObserver } from './recording-observer.js';
 const catalogue = catalogueOf([model('acme/chat', [endpoint('alpha')])]);
 
 const KEY: KeyContext = {
-  keyId: 'key-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, limit: null, limitReset: null, expiresAt: null,
+  keyId: 'key-1', hash: 'hash-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, scopeLimits: {}, expiresAt: null,
 };
 
 const REQUEST: CoreRequest = {
@@ -40,7 +40,7 @@ class RecordingLedger implements Ledger {
   down = false;
 
   hold(request: HoldRequest): Promise<Hold> {
-    return Promise.resolve({ ...request, id: 'hold-1', expiresAt: new Date(Date.now() + 60_000) });
+    return Promise.resolve({ ...request, id: 'hold-1', heldAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
   }
   settle(_hold: Hold, record: GenerationRecord): Promise<void> {
     if (this.down) return Promise.reject(new Error('database unreachable'));

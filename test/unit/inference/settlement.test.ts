@@ -14,7 +14,7 @@ import { chatRequest } from '../../fixtures/planner/planning.js';
 import { RecordingObserver } from './recording-observer.js';
 
 const KEY: KeyContext = {
-  keyId: 'key-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, limit: null, limitReset: null, expiresAt: null,
+  keyId: 'key-1', hash: 'hash-1', accountId: 'acct-1', workspaceId: 'ws-1', name: 'test', label: 'sk-…', management: false, scopeLimits: {}, expiresAt: null,
 };
 
 /** A ledger that keeps the records it settles. */
@@ -22,7 +22,7 @@ class RecordingLedger implements Ledger {
   readonly settled: GenerationRecord[] = [];
 
   hold(request: HoldRequest): Promise<Hold> {
-    return Promise.resolve({ ...request, id: 'hold-1', expiresAt: new Date(Date.now() + 60_000) });
+    return Promise.resolve({ ...request, id: 'hold-1', heldAt: new Date(), expiresAt: new Date(Date.now() + 60_000) });
   }
   async settle(_hold: Hold, record: GenerationRecord): Promise<void> {
     this.settled.push(record);

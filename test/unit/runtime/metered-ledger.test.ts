@@ -13,7 +13,7 @@ class ScriptedLedger implements Ledger {
 
   async hold(request: HoldRequest): Promise<Hold> {
     if (this.refuseHold) throw new GatewayError('payment_required', 'Insufficient credits');
-    return { ...request, id: 'hold-1', expiresAt: new Date() };
+    return { ...request, id: 'hold-1', heldAt: new Date(), expiresAt: new Date() };
   }
   async settle(): Promise<void> {
     if (this.failWrites) throw new Error('database unreachable');
