@@ -45,6 +45,20 @@ export function holdAmount(pricing: EndpointPricing, counts: HoldCounts): Units 
     + (table.request?.units ?? 0n);
 }
 
+/**
+ * The largest output ceiling whose hold on this endpoint fits `budget`: what remains after the
+ * prompt and the request price, over the dearest output price. Null when not even an empty answer
+ * fits; `Number.MAX_SAFE_INTEGER` when output is not priced (no ceiling changes the hold).
+ */
+export function largestCeilingWithin(pricing: EndpointPricing, counts: Omit<HoldCounts, 'ceilingTokens'>, budget: Units): number | null {
+  const fixed = holdAmount(pricing, { ...counts, ceilingTokens: 0 });
+  if (budget < fixed) return null;
+  const perOutput = dearest(highestPrices(pricing, counts.promptTokens), ['completion', 'internal_reasoning']);
+  if (perOutput === 0n) return Number.MAX_SAFE_INTEGER;
+  const fitting = (budget - fixed) / perOutput;
+  return fitting > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(fitting);
+}
+
 function highestPrices(pricing: EndpointPricing, promptTokens: number): PriceTable {
   const table: PriceTable = { ...pricing.prices };
   for (const override of pricing.overrides) {

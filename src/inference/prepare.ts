@@ -4,6 +4,7 @@ import { GatewayError } from '../core/errors.js';
 import type { Hold, HoldRequest, Ledger } from '../billing/types.js';
 import { generationRecord } from '../billing/generation-record.js';
 import { askedFacts } from '../billing/settlement.js';
+import { largestCeilingWithin } from '../billing/pricing.js';
 import { requestFacts, type RequestFacts } from '../core/request-facts.js';
 import { planHoldAmount, planRequest, type RankedPlan } from '../core/planner/planner.js';
 import type { InferenceCall } from './call.js';
@@ -61,7 +62,7 @@ export async function prepareInference(
   if (!outcome.ok) throw refused(call, outcome.error);
   const calls = options.calls ?? 1;
   const promptTokens = options.recordedPromptTokens ?? facts.promptTokens;
-  const hold = await holdCredit(services.ledger, call, {
+  const hold = await holdCredit(services.ledger, call, { plan: outcome.plan, request, calls, at: new Date(startedAt) }, {
     generationId: call.generationId,
     accountId: key.accountId,
     workspaceId: key.workspaceId,
@@ -82,13 +83,51 @@ export async function prepareInference(
   return { call, request, plan: outcome.plan, hold, calls, promptTokens, startedAt };
 }
 
-/** Reserves the credit; a refusal (402) is told to the call's observer. */
-async function holdCredit(ledger: Ledger, call: InferenceCall, hold: HoldRequest): Promise<Hold> {
+interface HeldPlan {
+  plan: RankedPlan;
+  request: CoreRequest;
+  calls: number;
+  at: Date;
+}
+
+/** Reserves the credit; a refusal (402) is told to the call's observer, with the largest `max_tokens` that would fit. */
+async function holdCredit(ledger: Ledger, call: InferenceCall, held: HeldPlan, hold: HoldRequest): Promise<Hold> {
   try {
     return await ledger.hold(hold);
   } catch (error) {
-    throw error instanceof GatewayError ? refused(call, error) : error;
+    if (!(error instanceof GatewayError)) throw error;
+    throw refused(call, error.code === 'payment_required' ? withFittingCeiling(error, held) : error);
   }
+}
+
+/**
+ * A 402 whose message also names the largest `max_tokens` every planned endpoint could hold within
+ * the room left (the spendable balance, or the limit less what is used), where a smaller one than
+ * the request's would fit. Requests whose output is not counted in tokens are left as they are.
+ */
+function withFittingCeiling(error: GatewayError, held: HeldPlan): GatewayError {
+  const room = roomOf(error.metadata);
+  if (room === null || held.request.speech || held.request.operation) return error;
+  const budget = room / BigInt(held.calls);
+  let fitting = Number.MAX_SAFE_INTEGER;
+  for (const attempt of held.plan.attempts) {
+    const largest = largestCeilingWithin(attempt.endpoint.pricing, { promptTokens: attempt.promptTokens, now: held.at }, budget);
+    if (largest === null) return error;
+    fitting = Math.min(fitting, largest);
+  }
+  const asked = Math.max(...held.plan.attempts.map((attempt) => attempt.heldCeiling));
+  if (fitting < 1 || fitting >= asked) return error;
+  return new GatewayError('payment_required', `${error.message}; a max_tokens of ${fitting} or less would fit`, { metadata: error.metadata, headers: error.headers });
+}
+
+/** What a 402 leaves to spend: the spendable balance, or a limit less what is used. */
+function roomOf(metadata: Record<string, unknown>): bigint | null {
+  const units = (name: string): bigint | null => (typeof metadata[name] === 'string' ? BigInt(metadata[name]) : null);
+  const spendable = units('spendable');
+  if (spendable !== null) return spendable;
+  const limit = units('limit');
+  const used = units('used');
+  return limit !== null && used !== null && limit > used ? limit - used : null;
 }
 
 /** Tells the call's observer of its refusal; returns the refusal to throw. */

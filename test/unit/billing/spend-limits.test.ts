@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAccount, createKey } from '../../../src/accounts/accounts.js';
+import { CLI_CHANGE } from '../../../src/accounts/audit.js';
+import { createKeyDirectory } from '../../../src/accounts/key-directory.js';
+import { readScopeUsage } from '../../../src/accounts/scope-usage.js';
+import { setSpendLimit } from '../../../src/accounts/spend-limits.js';
+import type { KeyContext, LimitReset } from '../../../src/accounts/types.js';
+import { createLedger } from '../../../src/billing/ledger.js';
+import { parseUsd, type Units } from '../../../src/billing/money.js';
+import type { GenerationRecord, HoldRequest, Ledger } from '../../../src/billing/types.js';
+import { GatewayError } from '../../../src/core/errors.js';
+import type { Store } from '../../../src/store/store.js';
+import { holdRequest } from '../../support/hold-request.js';
+import { STORE_ENGINES } from '../../support/store-engines.js';
+
+const opened: Store[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+/** A hold as the pipeline takes it: owner and limits from the key as authentication reads it. */
+function request(key: KeyContext, generationId: string, amount: Units): HoldRequest {
+  return { ...holdRequest(key, generationId, amount), limits: key.scopeLimits };
+}
+
+function charged(hold: HoldRequest, cost: Units): GenerationRecord {
+  return { ...hold.pending, status: 'success', cost, costLines: [{ key: 'prompt', quantity: '1', amount: cost }] };
+}
+
+async function spend(ledger: Ledger, key: KeyContext, generationId: string, cost: Units): Promise<void> {
+  const hold = await ledger.hold(request(key, generationId, cost));
+  await ledger.settle(hold, charged(hold, cost));
+}
+
+async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
+  const error = await promise.then(() => null, (caught: unknown) => caught);
+  if (!(error instanceof GatewayError)) throw new Error(`expected a GatewayError, got ${String(error)}`);
+  return error;
+}
+
+const usd = (amount: string): SpendLimitInput => ({ limit: parseUsd(amount), reset: null });
+type SpendLimitInput = { limit: Units; reset: LimitReset | null };
+
+describe.each(STORE_ENGINES)('spend limits on three scopes, on $name', (engine) => {
+  /** An account with 100 USD, a second workspace, and a key in each workspace. */
+  async function account(store?: Store) {
+    const db = store ?? (await engine.open());
+    if (!store) opened.push(db);
+    const created = await createAccount(db, { name: 'Acme', creditsUsd: '100' });
+    const other = await db.db.insertInto('workspaces').values({ id: 'ws_other', account_id: created.accountId, name: 'Other', routing_defaults: null, created_at: Date.now(), limit_units: null, limit_reset: null }).execute()
+      .then(() => createKey(db, { accountId: created.accountId, workspaceId: 'ws_other' }));
+    const keys = createKeyDirectory(db);
+    const context = async (raw: string): Promise<KeyContext> => {
+      const key = await keys.authenticate(raw);
+      if (!key) throw new Error('key does not authenticate');
+      return key;
+    };
+    return { store: db, created, keys, context, firstKey: created.key, otherKey: other.key };
+  }
+
+  it('a workspace limit refuses a hold past it with 402 scope workspace, limit, used and limit_reset; keys of other workspaces are unaffected', async () => {
+    const fixture = await account();
+    await setSpendLimit(fixture.store, { scope: 'workspace', workspaceId: fixture.created.workspaceId }, { limit: parseUsd('1'), reset: 'monthly' }, CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    expect(key.scopeLimits.workspace).toEqual({ limit: parseUsd('1'), reset: 'monthly' });
+    const ledger = createLedger(fixture.store);
+    await spend(ledger, key, 'g1', parseUsd('0.6'));
+    await ledger.hold(request(key, 'g2', parseUsd('0.3')));
+    const error = await refusal(ledger.hold(request(key, 'g3', parseUsd('0.2'))));
+    expect(error.status).toBe(402);
+    expect(error.metadata).toEqual({ scope: 'workspace', limit: parseUsd('1').toString(), used: parseUsd('0.9').toString(), limit_reset: 'monthly' });
+    expect(error.message).toContain('0.9 of 1 USD');
+    await ledger.hold(request(await fixture.context(fixture.otherKey), 'g4', parseUsd('5')));
+  });
+
+  it('an account limit covers every workspace and names scope account', async () => {
+    const fixture = await account();
+    await setSpendLimit(fixture.store, { scope: 'account', accountId: fixture.created.accountId }, usd('1'), CLI_CHANGE);
+    const ledger = createLedger(fixture.store);
+    await spend(ledger, await fixture.context(fixture.firstKey), 'g1', parseUsd('0.7'));
+    const error = await refusal(ledger.hold(request(await fixture.context(fixture.otherKey), 'g2', parseUsd('0.31'))));
+    expect(error.metadata).toEqual({ scope: 'account', limit: parseUsd('1').toString(), used: parseUsd('0.7').toString(), limit_reset: null });
+    await ledger.hold(request(await fixture.context(fixture.otherKey), 'g3', parseUsd('0.3')));
+  });
+
+  it('the narrowest scope refusing is named first: key, then workspace, then account', async () => {
+    const fixture = await account();
+    const limited = await createKey(fixture.store, { accountId: fixture.created.accountId, limitUsd: '0.5' });
+    await setSpendLimit(fixture.store, { scope: 'workspace', workspaceId: fixture.created.workspaceId }, usd('0.5'), CLI_CHANGE);
+    await setSpendLimit(fixture.store, { scope: 'account', accountId: fixture.created.accountId }, usd('0.5'), CLI_CHANGE);
+    const ledger = createLedger(fixture.store);
+    const error = await refusal(ledger.hold(request(await fixture.context(limited.key), 'g1', parseUsd('0.6'))));
+    expect(error.metadata['scope']).toBe('key');
+    const workspaceError = await refusal(ledger.hold(request(await fixture.context(fixture.firstKey), 'g2', parseUsd('0.6'))));
+    expect(workspaceError.metadata['scope']).toBe('workspace');
+    const accountError = await refusal(ledger.hold(request(await fixture.context(fixture.otherKey), 'g3', parseUsd('0.6'))));
+    expect(accountError.metadata['scope']).toBe('account');
+  });
+
+  it('a charge is kept exactly on the key, its workspace and its account, per UTC day and in all', async () => {
+    const fixture = await account();
+    const key = await fixture.context(fixture.firstKey);
+    const ledger = createLedger(fixture.store, { now: () => new Date('2030-01-02T10:00:00Z') });
+    const cost = parseUsd('0.000000000000000000000007');
+    await spend(ledger, key, 'g1', cost);
+    await spend(ledger, key, 'g2', cost);
+    const at = new Date('2030-01-02T11:00:00Z');
+    for (const ref of [{ scope: 'key', id: key.keyId }, { scope: 'workspace', id: key.workspaceId }, { scope: 'account', id: key.accountId }] as const) {
+      expect(await readScopeUsage(fixture.store.db, ref, at)).toEqual({ total: 2n * cost, daily: 2n * cost, weekly: 2n * cost, monthly: 2n * cost });
+    }
+    expect((await readScopeUsage(fixture.store.db, { scope: 'key', id: key.keyId }, new Date('2030-01-03T00:00:00Z'))).daily).toBe(0n);
+  });
+
+  it('weeks start on Monday 00:00 UTC: a weekly limit spent on Sunday is available again on Monday', async () => {
+    const fixture = await account();
+    await setSpendLimit(fixture.store, { scope: 'workspace', workspaceId: fixture.created.workspaceId }, { limit: parseUsd('1'), reset: 'weekly' }, CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    let now = new Date('2030-01-06T23:59:59Z'); // a Sunday
+    const ledger = createLedger(fixture.store, { now: () => now });
+    await spend(ledger, key, 'g1', parseUsd('1'));
+    await refusal(ledger.hold(request(key, 'g2', parseUsd('0.01'))));
+    now = new Date('2030-01-07T00:00:00Z'); // Monday
+    await ledger.hold(request(key, 'g3', parseUsd('1')));
+  });
+
+  it('a hold counts against the window it was taken in, and so does its charge', async () => {
+    const fixture = await account();
+    await setSpendLimit(fixture.store, { scope: 'account', accountId: fixture.created.accountId }, { limit: parseUsd('1'), reset: 'daily' }, CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    let now = new Date('2030-01-01T23:59:00Z');
+    const ledger = createLedger(fixture.store, { now: () => now });
+    const yesterday = await ledger.hold(request(key, 'g1', parseUsd('0.9')));
+    await refusal(ledger.hold(request(key, 'g2', parseUsd('0.2'))));
+    now = new Date('2030-01-02T00:01:00Z');
+    // the open hold of yesterday does not count against today's window
+    const today = await ledger.hold(request(key, 'g3', parseUsd('0.9')));
+    await ledger.settle(yesterday, charged(yesterday, parseUsd('0.5')));
+    await ledger.settle(today, charged(today, parseUsd('0.5')));
+    const usage = await readScopeUsage(fixture.store.db, { scope: 'account', id: key.accountId }, now);
+    expect(usage).toMatchObject({ total: parseUsd('1'), daily: parseUsd('0.5') });
+  });
+
+  it('64 concurrent holds against a workspace limit covering 10 never overspend it, from two connections', async () => {
+    const [first, second] = await engine.openPair();
+    opened.push(second, first);
+    const fixture = await account(first);
+    await setSpendLimit(first, { scope: 'workspace', workspaceId: fixture.created.workspaceId }, { limit: parseUsd('10'), reset: 'daily' }, CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    const ledgers = [createLedger(first), createLedger(second)];
+    const outcomes = await Promise.allSettled(Array.from({ length: 64 }, (_, index) =>
+      ledgers[index % 2]!.hold(request(key, `g${index}`, parseUsd('1')))));
+    const held = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(held).toHaveLength(10);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ status: 402, metadata: { scope: 'workspace' } });
+    }
+    const reserved = await first.db.selectFrom('accounts').select('reserved_units').executeTakeFirstOrThrow();
+    expect(BigInt(reserved.reserved_units)).toBe(parseUsd('10'));
+  });
+
+  it('a limit change reaches the next hold at once, through the key cache', async () => {
+    const fixture = await account();
+    const key = await fixture.context(fixture.firstKey);
+    expect(key.scopeLimits).toEqual({});
+    await setSpendLimit(fixture.store, { scope: 'account', accountId: fixture.created.accountId }, usd('0'), CLI_CHANGE);
+    const ledger = createLedger(fixture.store);
+    const error = await refusal(ledger.hold(request(await fixture.context(fixture.firstKey), 'g1', 0n)));
+    expect(error.metadata['scope']).toBe('account');
+    await setSpendLimit(fixture.store, { scope: 'account', accountId: fixture.created.accountId }, null, CLI_CHANGE);
+    await ledger.hold(request(await fixture.context(fixture.firstKey), 'g2', 0n));
+  });
+});
