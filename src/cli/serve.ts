@@ -52,6 +52,7 @@ async function serve(options: ServeOptions): Promise<void> {
     console.log(`${note} (saved in ./data/demo-key.txt): ${gateway.demoKey.key}`);
     console.log('try: curl', `${gateway.url}/api/v1/chat/completions`, '-H "Authorization: Bearer $(cat data/demo-key.txt)"',
       `-H 'Content-Type: application/json' -d '{"model":"switchyard/demo-chat","messages":[{"role":"user","content":"Hello"}]}'`);
+    console.log(`dashboard: ${gateway.url}/dashboard (sign in as ${gateway.demoKey.login.email}; the password is in ./data/demo-login.txt)`);
   }
   console.log(`listening on ${gateway.url}`);
   const stop = () => {

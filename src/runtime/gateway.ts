@@ -14,7 +14,7 @@ import { httpSettingsFrom, type HttpSettings, type Services } from '../http/serv
 import { startSimulator, type RunningSimulator } from '../sim/server.js';
 import type { Store } from '../store/store.js';
 import { transportSettingsFrom } from '../upstream/transport.js';
-import { ensureDemoKey } from './demo.js';
+import { ensureDemoAccess, type DemoAccess } from './demo.js';
 import { gatewayLogger } from './gateway-logger.js';
 import { BackgroundTasks } from './background.js';
 import { buildServices, type FiguresOptions } from './build-services.js';
@@ -66,7 +66,7 @@ export interface RunningGateway {
   /** This instance's id, stamped on its holds and pending generations. */
   instanceId: string;
   /** The demo account's key, in demo mode. */
-  demoKey?: { key: string; created: boolean };
+  demoKey?: DemoAccess;
   simulator?: RunningSimulator;
   store: Store;
   checks: GatewayChecks;
@@ -111,7 +111,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   });
   rollback.push(() => built.close());
   const { services } = built;
-  const demoKey = simulator ? await ensureDemoKey(store, services.keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
+  const demoKey = simulator ? await ensureDemoAccess(store, services.keys, options.demoKeyFile ?? './data/demo-key.txt') : undefined;
   const background = new BackgroundTasks(logger);
   const prober = buildProber({ store, services, logger, attempts: built.metrics });
   await background.start([...built.tasks, ...capabilityCheckTasks(prober, { catalogue, settings: proberSettingsFrom(settings), logger })]);
