@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import type { Store } from '../store/store.js';
+import { isUniqueViolation } from '../store/unique-violation.js';
 import { recordAudit, type ChangeContext } from './audit.js';
 import { newRecordId } from './record-id.js';
 
@@ -54,16 +55,19 @@ export async function createUser(
   const passwordHash = await hash(input.password);
   const id = newRecordId('user');
   const at = Date.now();
+  const taken = new RangeError(`email: ${email} already has a user`);
   await store.write(async (tx) => {
     const account = await tx.selectFrom('accounts').select('id').where('id', '=', input.accountId).executeTakeFirst();
     if (!account) throw new RangeError(`account: no account ${input.accountId}`);
-    const taken = await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    if (taken) throw new RangeError(`email: ${email} already has a user`);
+    if (await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw taken;
     await tx
       .insertInto('users')
       .values({ id, account_id: input.accountId, email, password_hash: passwordHash, role: input.role, created_at: at, password_changed_at: at })
       .execute();
     await recordAudit(tx, context, { accountId: input.accountId, action: 'user.create', target: id, before: null, after: { email, role: input.role } });
+  }).catch((error: unknown) => {
+    // the loser of two concurrent creates of one email (PostgreSQL) meets the UNIQUE index
+    throw isUniqueViolation(error) ? taken : error;
   });
   return id;
 }
@@ -74,8 +78,10 @@ export async function createUser(
  */
 export async function checkPassword(store: Store, email: string, password: string): Promise<User | null> {
   const row = await store.db.selectFrom('users').selectAll().where('email', '=', normalEmail(email)).executeTakeFirst();
-  if (password.length > MAX_PASSWORD_LENGTH) return null;
-  const matches = await verify(row?.password_hash ?? (await decoyHash()), password).catch(() => false);
+  // an overlong password is checked as an empty one: the same work, never a match
+  const candidate = password.length > MAX_PASSWORD_LENGTH ? '' : password;
+  const verified = await verify(row?.password_hash ?? (await decoyHash()), candidate).catch(() => false);
+  const matches = verified && candidate !== '';
   return row && matches ? userOf(row) : null;
 }
 
