@@ -26,13 +26,14 @@ export async function main(argv: string[]): Promise<void> {
 
 /**
  * Runs the command line and ends the process the way it failed, if it did: a start-up problem is
- * one line on stderr (no stack) and exit 2, as is a usage error (commander has printed it).
+ * one line on stderr (no stack) and exit 2, as is a usage error (commander has printed it); a
+ * command that printed its own failure (`admin …`: `error: …`) exits with its code, 1.
  */
 export async function run(argv: string[]): Promise<void> {
   try {
     await main(argv);
   } catch (error) {
-    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE);
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : error.code.startsWith('commander.') ? EXIT_USAGE : error.exitCode);
     if (error instanceof StartupError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(EXIT_USAGE);

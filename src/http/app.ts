@@ -27,6 +27,12 @@ import { registerRerankRoute } from './routes/rerank.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerModelsUserRoute } from './routes/models-user.js';
 import { registerCatalogueDirectoryRoutes } from './routes/catalogue-directory.js';
+import { registerKeysRoutes } from './routes/keys.js';
+import { registerAuditRoute } from './routes/audit.js';
+import { registerCreditsRoute } from './routes/credits.js';
+import { registerActivityRoute } from './routes/activity.js';
+import { registerAuthKeysCodeRoute, registerAuthKeysRoute } from './routes/auth-keys.js';
+import { registerWebPages } from '../web/web-pages.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -63,10 +69,14 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(async (api) => {
     await registerScope(api, services, 'public', [
       registerRootRoute, registerModelRoutes, registerSpeechModelsRoute, registerEmbeddingsModelsRoute, registerCatalogueDirectoryRoutes, registerOpenApiRoute,
+      registerAuthKeysRoute,
     ]);
+    await registerScope(api, services, 'management', [registerAuthKeysCodeRoute, registerKeysRoutes, registerAuditRoute]);
     await registerScope(api, services, 'key', [
       registerKeyRoute,
       registerGenerationRoute,
+      registerCreditsRoute,
+      registerActivityRoute,
       registerChatRoute,
       registerSystemOneRoute,
       registerResponsesRoute,
@@ -78,5 +88,6 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       registerModelsUserRoute,
     ]);
   }, { prefix: API_PREFIX });
+  await registerWebPages(app, services);
   return app;
 }

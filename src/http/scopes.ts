@@ -4,9 +4,11 @@ import { GatewayError, unauthenticated } from '../core/errors.js';
 import { clientAbortedError } from '../inference/call.js';
 import { presentedKey } from './auth.js';
 import { assignGenerationId } from './generation-id.js';
+import { isPreflight, openToBrowsers } from './cors.js';
 import { countAddress, countKey } from './rate-limit.js';
 import { refusalRecorder } from './refusal-record.js';
 import type { Services } from './services.js';
+import { addWebGuard } from '../web/web-guard.js';
 
 /**
  * Where a route belongs, and so which guard admits its requests:
@@ -14,10 +16,11 @@ import type { Services } from './services.js';
  * - `key`: an inference key, counted against the key; a request that does not authenticate counts
  *   against its address and gets the one 401;
  * - `management`: a management key, counted the same way;
- * - `operator`: no key and no limit: health and metrics, for the machines watching the instance.
- * (The cookie-session `web` scope comes with the web pages.)
+ * - `operator`: no key and no limit: health and metrics, for the machines watching the instance;
+ * - `web`: the pages (`/auth/login`, `/auth`, `/dashboard…`): a signed-in person's cookie session,
+ *   a CSRF token on every form (see web/web-guard.ts); no key, no cross-origin answers.
  */
-export type ScopeName = 'public' | 'key' | 'management' | 'operator';
+export type ScopeName = 'public' | 'key' | 'management' | 'operator' | 'web';
 
 export type RouteRegistrar = (scope: FastifyInstance, services: Services) => void | Promise<void>;
 
@@ -46,9 +49,14 @@ export async function registerScope(app: FastifyInstance, services: Services, na
     });
     if (name === 'public') {
       scope.addHook('onRequest', (request, reply) => countAddress(services.limiters, request, reply));
+    } else if (name === 'web') {
+      addWebGuard(scope, services);
     } else if (name !== 'operator') {
       const accepts = name === 'management' ? (key: KeyContext) => key.management : (key: KeyContext) => !key.management;
-      scope.addHook('onRequest', (request, reply) => admitKey(services, accepts, request, reply));
+      // Browser apps holding a key reach the key scope from any origin; the management scope answers no other origin.
+      if (name === 'key') openToBrowsers(scope);
+      scope.addHook('onRequest', (request, reply) =>
+        (isPreflight(request) ? countAddress(services.limiters, request, reply) : admitKey(services, accepts, request, reply)));
       scope.addHook('preValidation', async (request) => {
         request.bodyRead = true;
         if (request.deferredRefusal) throw request.deferredRefusal;

@@ -10,6 +10,7 @@ import type { OverrunCounter } from '../stats/overrun-counter.js';
 import type { RateLimiters } from './rate-limit.js';
 import type { RequestMetrics } from './request-log.js';
 import type { MetricsExposition, ReadinessProbe } from './operator-views.js';
+import type { Store } from '../store/store.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
 export interface Services extends InferenceServices {
@@ -29,6 +30,8 @@ export interface Services extends InferenceServices {
   settings: HttpSettings;
   /** Aborted when a draining instance stops waiting for requests in flight; they end with a restart 503. */
   restart: AbortSignal;
+  /** The database: the account, key and audit routes read and change it through src/accounts/. */
+  store: Store;
 }
 
 export interface HttpSettings {

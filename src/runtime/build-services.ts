@@ -107,6 +107,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     readiness: readinessProbe([databaseCheck(store), catalogueCheck(inputs.catalogue)]),
     settings,
     restart: restart.signal,
+    store,
   };
   const abandoned = createAbandonedGenerations({ store, ledger, catalogue: inputs.catalogue });
   return {

@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../../src/accounts/accounts.js';
 import { send, startHarness, type Harness, type RawReply } from '../e2e/harness.js';
 import { documentSchemas, operations, reachedComponents, registeredRoutes, schemaCompiler, type OpenApiDocument, type Operation, type Response } from './openapi-document.js';
 
@@ -113,7 +114,8 @@ describe('the OpenAPI document', () => {
 
   it('describes every route under /api/v1 the server answers', () => {
     const routes = registeredRoutes(harness.gateway.app.printRoutes({ commonPrefix: false }))
-      .filter((route) => !route.startsWith('HEAD ') && / \/api\/v1(\/|$)/.test(route))
+      // HEAD mirrors GET; OPTIONS answers the key scope's CORS preflights (http/cors.ts): neither is an operation
+      .filter((route) => !route.startsWith('HEAD ') && !route.startsWith('OPTIONS ') && / \/api\/v1(\/|$)/.test(route))
       // the prefix root answers with and without its slash: one operation
       .map((route) => route.replace(/ \/api\/v1$/, ' /api/v1/').replace(/:(\w+)/g, '{$1}'));
     expect(routes.length).toBeGreaterThan(10);
@@ -142,7 +144,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('documents the key the server asks for: none on public routes, an inference key in either header elsewhere', async () => {
+  it('documents the key the server asks for: none on public routes, a management key on management routes, an inference key in either header elsewhere', async () => {
     for (const [path, op, method] of apiOperations()) {
       const reply = await fetch(`${harness.gateway.url}${path}`, {
         method: method.toUpperCase(),
@@ -153,7 +155,12 @@ describe('the OpenAPI document', () => {
       if (schemes.length === 0) expect(reply.status, `${method} ${path}`).not.toBe(401);
       else {
         expect(reply.status, `${method} ${path}`).toBe(401);
-        expect(schemes.sort(), `${method} ${path}`).toEqual(['inferenceKey', 'inferenceKeyHeader']);
+        if (schemes.includes('managementKey')) {
+          expect(schemes, `${method} ${path}`).toEqual(['managementKey']);
+          const withInferenceKey = await fetch(`${harness.gateway.url}${path}`, { method: method.toUpperCase(), headers: { authorization: `Bearer ${harness.key}` } });
+          await withInferenceKey.arrayBuffer();
+          expect(withInferenceKey.status, `${method} ${path} with an inference key`).toBe(401);
+        } else expect(schemes.sort(), `${method} ${path}`).toEqual(['inferenceKey', 'inferenceKeyHeader']);
       }
     }
   });
@@ -281,6 +288,38 @@ describe('real replies conform to the documented ones', () => {
     const served = await harness.client.chat.completions.create({ model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] });
     const reply = await send(harness, { path: `/generation?id=${served.id}` });
     expectDocumented('get', '/generation', reply);
+  });
+
+  it('the account routes answer as documented', async () => {
+    for (const [address, path, status] of [['/credits', '/credits', 200], ['/activity', '/activity', 200], ['/activity?date=1999-01-01', '/activity', 400]] as const) {
+      const reply = await send(harness, { path: address });
+      expect(reply.status, address).toBe(status);
+      expectDocumented('get', path, reply);
+    }
+  });
+
+  it('the key management routes and the audit trail answer as documented', async () => {
+    const key = (await createKey(harness.gateway.store, { accountId: harness.accountId, management: true })).key;
+    const created = await send(harness, { path: '/keys', body: { name: 'documented', limit: 1.5, limit_reset: 'weekly' }, key });
+    expect(created.status).toBe(201);
+    expectDocumented('post', '/keys', created);
+    const hash = (created.json as { data: { hash: string } }).data.hash;
+    const asked: [string, string, string, number, unknown?][] = [
+      ['GET', '/keys', '/keys', 200],
+      ['POST', '/keys', '/keys', 400, { name: 'x', limit: -1 }],
+      ['GET', `/keys/${hash}`, '/keys/{hash}', 200],
+      ['GET', `/keys/${'0'.repeat(64)}`, '/keys/{hash}', 404],
+      ['PATCH', `/keys/${hash}`, '/keys/{hash}', 200, { disabled: true }],
+      ['PATCH', `/keys/${hash}`, '/keys/{hash}', 400, { disabled: 'no' }],
+      ['DELETE', `/keys/${hash}`, '/keys/{hash}', 200],
+      ['GET', '/audit?limit=2', '/audit', 200],
+      ['GET', '/audit?limit=0', '/audit', 400],
+    ];
+    for (const [method, address, path, status, body] of asked) {
+      const reply = await send(harness, { method, path: address, body, key });
+      expect(reply.status, `${method} ${address}`).toBe(status);
+      expectDocumented(method.toLowerCase(), path, reply);
+    }
   });
 
   it('a refused key answers as documented', async () => {

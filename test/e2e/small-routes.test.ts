@@ -40,12 +40,14 @@ describe('GET /', () => {
 });
 
 describe('GET /key', () => {
-  it('returns the key inspection record wrapped in data', async () => {
+  it('returns the key inspection record wrapped in data: the spec\'s members, then those @openrouter/sdk requires', async () => {
     const record = await keyRecord();
     expect(Object.keys(record).sort()).toEqual([
       'expires_at', 'is_free_tier', 'label', 'limit', 'limit_remaining', 'limit_reset', 'name',
       'usage', 'usage_daily', 'usage_monthly', 'usage_weekly',
-    ]);
+      ...['allowed_data_regions', 'byok_usage', 'byok_usage_daily', 'byok_usage_monthly', 'byok_usage_weekly', 'creator_user_id', 'free_model_daily_requests',
+        'include_byok_in_limit', 'is_management_key', 'is_provisioning_key', 'organization_id', 'rate_limit', 'workspace_id'],
+    ].sort());
     expect(record.label).toMatch(/^sk-svc-v1-[0-9a-f]{3}\.\.\.[0-9a-f]{3}$/);
     expect(harness.key.startsWith(record.label.slice(0, 13))).toBe(true);
     expect(record.limit).toBeNull();

@@ -1,5 +1,6 @@
 import { ErrorDetailSchema, ErrorEnvelopeSchema, ErrorMetadataSchema } from '../../core/error-envelope-schema.js';
 import { KeyInspectionSchema } from '../../accounts/key-inspection-schema.js';
+import { KeyRecordSchema } from '../../accounts/key-record-schema.js';
 import { GenerationRecordSchema } from '../../billing/generation-record-schema.js';
 import { ModelSummarySchema, PricingSchema, SdkModelSchema, SpeechModelSchema } from '../../catalogue/model-summary-schema.js';
 import { EndpointEntrySchema, EndpointListingSchema } from '../../catalogue/listing/endpoint-entry-schema.js';
@@ -75,6 +76,7 @@ export const COMPONENT_SCHEMAS = {
   PublicStats: PublicStatsSchema,
   SpeechModel: SpeechModelSchema,
   KeyInspection: KeyInspectionSchema,
+  KeyRecord: KeyRecordSchema,
   Generation: GenerationRecordSchema,
 } as const satisfies Record<string, object>;
 

@@ -35,4 +35,6 @@ export const SCOPE_DOCS: Record<ScopeName, ScopeDocs> = {
   key: { security: [{ inferenceKey: [] }, { inferenceKeyHeader: [] }], errors: [401, 429, 500, 503], headers: RATE_LIMIT_HEADERS },
   management: { security: [{ managementKey: [] }], errors: [401, 429, 500, 503], headers: RATE_LIMIT_HEADERS },
   operator: { security: [], errors: [500], headers: {} },
+  /** The web pages are not part of the API document (their routes are hidden). */
+  web: { security: [], errors: [], headers: {} },
 };

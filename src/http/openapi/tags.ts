@@ -8,6 +8,8 @@ export const TAGS = {
   speech: 'Speech',
   generations: 'Generations',
   keys: 'Keys',
+  account: 'Account',
+  approval: 'Approval',
   models: 'Models',
   service: 'Service',
 } as const;
@@ -21,7 +23,9 @@ export const TAG_DESCRIPTIONS: Record<(typeof TAGS)[keyof typeof TAGS], string> 
   Decisions: 'Typed answers to questions about a supplied state',
   Speech: 'Text to speech',
   Generations: 'Recorded generations and their exact cost',
-  Keys: 'The calling key',
+  Keys: 'The calling key; with a management key, the account\'s inference keys',
+  Account: 'The account\'s credits, daily activity and audit trail',
+  Approval: 'The approval flow (PKCE): one-time codes exchanged for keys',
   Models: 'The public catalogue: served models, their endpoints with measured figures, providers and families',
   Service: 'Liveness and this document',
 };

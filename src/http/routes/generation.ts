@@ -69,5 +69,47 @@ export function renderGeneration(record: GenerationRecord): Record<string, unkno
     app_title: record.appTitle,
     app_referer: record.appReferer,
     metadata: record.metadata,
+    ...sdkMembers(record),
+  };
+}
+
+/**
+ * The members `@openrouter/sdk`'s `generations.getGeneration` requires beyond the above: what the
+ * record knows under the SDK's names, and null (or false, or 0) where the gateway has no such thing
+ * (see the README: no BYOK, presets, moderation, web search or media counts are recorded).
+ */
+function sdkMembers(record: GenerationRecord): Record<string, unknown> {
+  return {
+    usage: toUsdNumber(record.cost),
+    cancelled: record.status === 'cancelled',
+    latency: record.latencyMs,
+    generation_time: record.generationMs,
+    native_tokens_prompt: record.promptTokens ?? null,
+    native_tokens_completion: record.completionTokens ?? null,
+    native_tokens_cached: record.cachedTokens ?? null,
+    native_tokens_reasoning: record.reasoningTokens ?? null,
+    native_tokens_completion_images: null,
+    workspace_id: record.workspaceId,
+    http_referer: record.appReferer,
+    origin: record.appReferer ?? '',
+    data_region: 'global',
+    is_byok: false,
+    upstream_inference_cost: null,
+    api_type: null,
+    app_id: null,
+    cache_discount: null,
+    external_user: null,
+    moderation_latency: null,
+    num_fetches: null,
+    num_input_audio_prompt: null,
+    num_media_completion: null,
+    num_media_prompt: null,
+    num_search_results: null,
+    preset_id: null,
+    provider_responses: null,
+    router: null,
+    service_tier: null,
+    user_agent: null,
+    web_search_engine: null,
   };
 }

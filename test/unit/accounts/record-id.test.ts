@@ -13,9 +13,10 @@ describe('record ids', () => {
     for (const id of minted) expect(id).toMatch(/^led_[0-9a-z]{20,}$/);
   });
 
-  it('ids minted in the same millisecond still differ', () => {
+  it('ids minted in the same millisecond still differ, and sort in the order they were minted', () => {
     const ids = Array.from({ length: 1000 }, () => newTimeOrderedRecordId('hold'));
     expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
   });
 
   it('other record ids stay the prefix and 24 random hex', () => {

@@ -1,83 +1,37 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createKeyDirectory } from '../../../src/accounts/key-directory.js';
 import { parseUsd } from '../../../src/billing/money.js';
-import { registerAdminCommands } from '../../../src/cli/admin.js';
-import { openStore } from '../../../src/store/store.js';
+import { adminDatabase, type AdminDatabase } from './admin-runner.js';
 
-let dir: string;
-let database: string;
+let database: AdminDatabase;
+const admin = (...args: string[]) => database.admin(...args);
+const newAccount = () => database.newAccount();
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'switchyard-admin-'));
-  database = `sqlite:${join(dir, 'data', 'switchyard.db')}`;
+  database = adminDatabase();
 });
 
 afterEach(() => {
   vi.restoreAllMocks();
-  rmSync(dir, { recursive: true, force: true });
+  database.remove();
 });
 
-interface Outcome {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
-
-async function admin(...args: string[]): Promise<Outcome> {
-  let stdout = '';
-  let stderr = '';
-  const program = new Command().exitOverride().configureOutput({
-    writeOut: (text) => { stdout += text; },
-    writeErr: (text) => { stderr += text; },
-  });
-  registerAdminCommands(program);
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    await program.parseAsync(['admin', ...args, '--database', database], { from: 'user' });
-    return { stdout, stderr, exitCode: 0 };
-  } catch (error) {
-    if (error instanceof CommanderError) return { stdout, stderr, exitCode: error.exitCode };
-    throw error;
-  } finally {
-    write.mockRestore();
-  }
-}
-
-async function authenticate(key: string) {
-  const store = await openStore(database);
-  try {
-    return await createKeyDirectory(store).authenticate(key);
-  } finally {
-    await store.close();
-  }
+function authenticate(key: string) {
+  return database.read((store) => createKeyDirectory(store).authenticate(key));
 }
 
 async function balanceOf(accountId: string): Promise<bigint> {
-  const store = await openStore(database);
-  try {
+  return database.read(async (store) => {
     const row = await store.db.selectFrom('accounts').select('balance_units').where('id', '=', accountId).executeTakeFirstOrThrow();
     return BigInt(row.balance_units);
-  } finally {
-    await store.close();
-  }
-}
-
-async function newAccount(): Promise<{ account_id: string; workspace_id: string; key: string }> {
-  const created = await admin('account', 'create', '--name', 'Ada', '--credits', '25', '--json');
-  return JSON.parse(created.stdout) as { account_id: string; workspace_id: string; key: string };
+  });
 }
 
 describe('admin account create', () => {
-  it('--json prints account_id, workspace_id and a working key, and funds the account', async () => {
+  it('--json prints account_id, workspace_id, a working key and its key_id, and funds the account', async () => {
     const created = await newAccount();
-    expect(Object.keys(created)).toEqual(['account_id', 'workspace_id', 'key']);
+    expect(Object.keys(created)).toEqual(['account_id', 'workspace_id', 'key', 'key_id']);
+    expect((await authenticate(created.key))?.keyId).toBe(created.key_id);
     expect(created.key).toMatch(/^sk-svc-v1-[0-9a-f]{64}$/);
     expect((await authenticate(created.key))?.workspaceId).toBe(created.workspace_id);
     expect(await balanceOf(created.account_id)).toBe(parseUsd('25'));
@@ -124,7 +78,7 @@ describe('admin key create and revoke', () => {
     const issued = JSON.parse(outcome.stdout) as { key: string; id: string };
     expect(Object.keys(issued)).toEqual(['key', 'id']);
     expect(await authenticate(issued.key)).toMatchObject({
-      keyId: issued.id, name: 'ci', management: true, limit: parseUsd('5'), limitReset: 'weekly', expiresAt: new Date('2099-01-01T00:00:00Z'),
+      keyId: issued.id, name: 'ci', management: true, scopeLimits: { key: { limit: parseUsd('5'), reset: 'weekly' } }, expiresAt: new Date('2099-01-01T00:00:00Z'),
     });
   });
 
