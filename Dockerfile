@@ -24,6 +24,9 @@ ENV NODE_ENV=production PORT=8080
 WORKDIR /opt/switchyard
 COPY --from=deps /build/node_modules ./node_modules
 COPY --from=build /build/dist ./dist
+# the web pages' templates and static files, read where the sources keep them
+COPY src/web/templates ./src/web/templates
+COPY src/web/public ./src/web/public
 COPY package.json LICENSE ./
 COPY bin ./bin
 RUN ln -s /opt/switchyard/bin/switchyard.js /usr/local/bin/switchyard \

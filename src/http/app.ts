@@ -8,6 +8,7 @@ import { requestTimeoutOptions } from './request-timeouts.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { refusalRecorder } from './refusal-record.js';
 import { registerScope } from './scopes.js';
+import { openedToBrowsers } from './cors.js';
 import { openApiOptions } from './openapi/document.js';
 import { registerRequestLog } from './request-log.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -69,7 +70,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(async (api) => {
     await registerScope(api, services, 'public', [
       registerRootRoute, registerModelRoutes, registerSpeechModelsRoute, registerEmbeddingsModelsRoute, registerCatalogueDirectoryRoutes, registerOpenApiRoute,
-      registerAuthKeysRoute,
+      openedToBrowsers(registerAuthKeysRoute),
     ]);
     await registerScope(api, services, 'management', [registerAuthKeysCodeRoute, registerKeysRoutes, registerAuditRoute]);
     await registerScope(api, services, 'key', [

@@ -133,6 +133,28 @@ describe('a code is exchanged once, with its verifier, within ten minutes', () =
   });
 });
 
+describe('a browser app exchanges its code from its own page', () => {
+  it('POST /auth/keys answers preflights and carries Access-Control-Allow-Origin, never credentials, even on a refusal', async () => {
+    const preflight = await fetch(`${harness.baseUrl}/auth/keys`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://chat.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
+    const code = await issuedCode('https://chat.example/cb');
+    const exchanged = await send(harness, { path: '/auth/keys', key: null, headers: { origin: 'https://chat.example' }, body: { code, code_verifier: VERIFIER, code_challenge_method: 'S256' } });
+    expect(exchanged.status).toBe(200);
+    const refused = await send(harness, { path: '/auth/keys', key: null, headers: { origin: 'https://chat.example' }, body: { code, code_verifier: VERIFIER, code_challenge_method: 'S256' } });
+    expect(refused.status).toBe(400);
+    for (const reply of [exchanged, refused]) {
+      expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+      expect(reply.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+});
+
 describe('the approval page refuses what it cannot approve, and issues nothing', () => {
   const challenge = s256Challenge(VERIFIER);
   it.each([
