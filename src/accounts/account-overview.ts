@@ -1,6 +1,6 @@
 import { maxUnits, sumUnits, type Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
-import { readScopeUsage, type ScopeUsage } from './scope-usage.js';
+import { emptyUsage, readScopeUsage, readScopesUsage, type ScopeUsage } from './scope-usage.js';
 import { spendLimitOf } from './spend-limits.js';
 import type { SpendLimit } from './types.js';
 
@@ -62,15 +62,14 @@ export async function readAccountOverview(store: Store, accountId: string, at: D
       .execute(),
     readScopeUsage(store.db, { scope: 'account', id: accountId }, at),
   ]);
-  const workspaces = await Promise.all(
-    workspaceRows.map(async (row): Promise<WorkspaceOverview> => ({
-      id: row.id,
-      name: row.name,
-      limit: spendLimitOf(row.limit_units, row.limit_reset),
-      routingDefaults: parseStoredJson(row.routing_defaults),
-      usage: await readScopeUsage(store.db, { scope: 'workspace', id: row.id }, at),
-    })),
-  );
+  const workspaceUsage = await readScopesUsage(store.db, 'workspace', workspaceRows.map((row) => row.id), at);
+  const workspaces = workspaceRows.map((row): WorkspaceOverview => ({
+    id: row.id,
+    name: row.name,
+    limit: spendLimitOf(row.limit_units, row.limit_reset),
+    routingDefaults: parseStoredJson(row.routing_defaults),
+    usage: workspaceUsage.get(row.id) ?? emptyUsage(),
+  }));
   const balance = BigInt(account.balance_units);
   const reserved = BigInt(account.reserved_units);
   return {

@@ -3,7 +3,7 @@ import type { Store } from '../store/store.js';
 import { KeyCache } from './key-cache.js';
 import { keyRevisionReader, type KeyRevisionReader } from './key-revision.js';
 import { hashKey, isWellFormedKey } from './key-format.js';
-import { readScopeUsage, type ScopeUsage as KeyUsage } from './scope-usage.js';
+import { readScopeUsage, usageInWindow, type ScopeUsage } from './scope-usage.js';
 import type { KeyContext, KeyDirectory, KeyInspection, LimitReset } from './types.js';
 import { scopeLimits, spendLimitOf } from './spend-limits.js';
 import { readRoutingDefaults } from './workspace-routing.js';
@@ -105,13 +105,13 @@ async function readKey(store: Store, hash: string): Promise<KeyContext | null> {
 }
 
 /** The key inspection record: amounts in USD as JSON numbers, remaining never below zero. */
-export function inspection(key: KeyContext, usage: KeyUsage): KeyInspection {
+export function inspection(key: KeyContext, usage: ScopeUsage): KeyInspection {
   const limit = key.scopeLimits.key;
   return {
     label: key.label,
     name: key.name,
     limit: limit ? toUsdNumber(limit.limit) : null,
-    limit_remaining: limit ? toUsdNumber(maxUnits(0n, limit.limit - windowOf(limit.reset, usage))) : null,
+    limit_remaining: limit ? toUsdNumber(maxUnits(0n, limit.limit - usageInWindow(limit.reset, usage))) : null,
     limit_reset: limit?.reset ?? null,
     usage: toUsdNumber(usage.total),
     usage_daily: toUsdNumber(usage.daily),
@@ -120,21 +120,4 @@ export function inspection(key: KeyContext, usage: KeyUsage): KeyInspection {
     is_free_tier: false,
     expires_at: key.expiresAt === null ? null : key.expiresAt.toISOString(),
   };
-}
-
-function windowOf(reset: LimitReset | null, usage: KeyUsage): Units {
-  switch (reset) {
-    case 'daily':
-      return usage.daily;
-    case 'weekly':
-      return usage.weekly;
-    case 'monthly':
-      return usage.monthly;
-    case null:
-      return usage.total;
-    default: {
-      const unreachable: never = reset;
-      throw new Error(`unknown limit reset ${String(unreachable)}`);
-    }
-  }
 }

@@ -4,10 +4,9 @@ import type { Db, Store } from '../store/store.js';
 import { recordAudit, type ChangeContext } from './audit.js';
 import { keyAuditView } from './accounts.js';
 import { bumpKeyRevision } from './key-revision.js';
-import { LIFETIME_DAY, type ScopeUsage } from './scope-usage.js';
+import { emptyUsage, readScopesUsage, usageInWindow, type ScopeUsage } from './scope-usage.js';
 import { spendLimitOf } from './spend-limits.js';
-import type { LimitReset, SpendLimit } from './types.js';
-import { dayStart, monthStart, weekStart } from './usage-window.js';
+import type { SpendLimit } from './types.js';
 
 /** One key of an account as the management API, the pages and the CLI show it: never the raw key. */
 export interface ManagedKey {
@@ -73,7 +72,7 @@ export async function listKeys(store: Store, accountId: string, options: ListKey
     .limit(options.limit ?? DEFAULT_KEY_PAGE)
     .offset(options.offset ?? 0)
     .execute();
-  const usage = await readKeysUsage(store.db, rows.map((row) => row.id), at);
+  const usage = await readScopesUsage(store.db, 'key', rows.map((row) => row.id), at);
   return rows.map((row) => managedKey(row, usage.get(row.id) ?? emptyUsage()));
 }
 
@@ -81,7 +80,7 @@ export async function listKeys(store: Store, accountId: string, options: ListKey
 export async function findKey(store: Store, accountId: string, hash: string, at: Date = new Date()): Promise<ManagedKey | null> {
   const row = await liveKeyRow(store.db, accountId, hash);
   if (!row) return null;
-  const usage = await readKeysUsage(store.db, [row.id], at);
+  const usage = await readScopesUsage(store.db, 'key', [row.id], at);
   return managedKey(row, usage.get(row.id) ?? emptyUsage());
 }
 
@@ -119,26 +118,8 @@ export async function updateKey(store: Store, accountId: string, hash: string, p
     return next;
   });
   if (!updated) return null;
-  const usage = await readKeysUsage(store.db, [updated.id], at);
+  const usage = await readScopesUsage(store.db, 'key', [updated.id], at);
   return managedKey(updated, usage.get(updated.id) ?? emptyUsage());
-}
-
-/** The usage in the window a limit is counted over (its whole lifetime without a reset). */
-export function usageInWindow(reset: LimitReset | null, usage: ScopeUsage): Units {
-  switch (reset) {
-    case 'daily':
-      return usage.daily;
-    case 'weekly':
-      return usage.weekly;
-    case 'monthly':
-      return usage.monthly;
-    case null:
-      return usage.total;
-    default: {
-      const unreachable: never = reset;
-      throw new Error(`unknown limit reset ${String(unreachable)}`);
-    }
-  }
 }
 
 /** A key's name as stored: trimmed; RangeError (message starting `name`) when empty or over KEY_NAME_MAX_LENGTH. */
@@ -195,35 +176,3 @@ function auditView(row: ApiKeysTable): Record<string, unknown> {
   });
 }
 
-function emptyUsage(): ScopeUsage {
-  return { total: 0n, daily: 0n, weekly: 0n, monthly: 0n };
-}
-
-/** The usage of several keys at `at` in one query (the windows as `readScopeUsage` sums them). */
-async function readKeysUsage(db: Db, keyIds: readonly string[], at: Date): Promise<Map<string, ScopeUsage>> {
-  const usage = new Map<string, ScopeUsage>();
-  if (keyIds.length === 0) return usage;
-  const today = dayStart(at);
-  const week = weekStart(at);
-  const month = monthStart(at);
-  const rows = await db
-    .selectFrom('spend_usage')
-    .select(['scope_id', 'day_start', 'amount_units'])
-    .where('scope', '=', 'key')
-    .where('scope_id', 'in', keyIds)
-    .where((where) => where.or([where('day_start', '=', LIFETIME_DAY), where('day_start', '>=', Math.min(week, month))]))
-    .execute();
-  for (const row of rows) {
-    const entry = usage.get(row.scope_id) ?? emptyUsage();
-    usage.set(row.scope_id, entry);
-    const amount = BigInt(row.amount_units);
-    if (row.day_start === LIFETIME_DAY) {
-      entry.total = amount;
-      continue;
-    }
-    if (row.day_start >= today) entry.daily += amount;
-    if (row.day_start >= week) entry.weekly += amount;
-    if (row.day_start >= month) entry.monthly += amount;
-  }
-  return usage;
-}

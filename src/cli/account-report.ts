@@ -1,6 +1,6 @@
 // How the operator's commands print accounts: amounts as USD decimals (strings in JSON).
 import type { AccountOverview, AccountSummary } from '../accounts/account-overview.js';
-import { usageInWindow } from '../accounts/key-management.js';
+import { usageInWindow } from '../accounts/scope-usage.js';
 import type { ScopeUsage } from '../accounts/scope-usage.js';
 import type { LimitReset, SpendLimit } from '../accounts/types.js';
 import { formatUsd, maxUnits } from '../billing/money.js';

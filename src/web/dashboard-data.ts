@@ -1,6 +1,7 @@
 import { readAccountOverview, type AccountOverview } from '../accounts/account-overview.js';
 import { readAudit, type AuditEvent } from '../accounts/audit.js';
-import { listKeys, usageInWindow, type ManagedKey } from '../accounts/key-management.js';
+import { listKeys, type ManagedKey } from '../accounts/key-management.js';
+import { usageInWindow } from '../accounts/scope-usage.js';
 import { formatUsd, type Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
 

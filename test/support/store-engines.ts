@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterEach } from 'vitest';
 import { openStore, type Store } from '../../src/store/store.js';
 
 /** The PostgreSQL server the tests use; CI starts one (see .ci/run). */
@@ -110,3 +111,19 @@ export const GATEWAY_DATABASES: { name: StoreEngine['name']; open(): Promise<Scr
   { name: 'sqlite', open: async () => ({ url: 'sqlite::memory:', drop: async () => undefined }) },
   ...(POSTGRES_REACHABLE ? [{ name: 'postgres' as const, open: freshPostgresDatabase }] : []),
 ];
+
+/**
+ * How a test file opens fresh stores on `engine`: each one is closed (and on PostgreSQL its schema
+ * dropped) after the test that opened it. Call it inside the `describe` of the engine.
+ */
+export function storeOpener(engine: StoreEngine): () => Promise<Store> {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+  return async () => {
+    const store = await engine.open();
+    opened.push(store);
+    return store;
+  };
+}

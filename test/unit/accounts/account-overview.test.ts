@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listAccounts, readAccountOverview } from '../../../src/accounts/account-overview.js';
 import { addCredits, createAccount, setAccountSuspended } from '../../../src/accounts/accounts.js';
 import { CLI_CHANGE } from '../../../src/accounts/audit.js';
@@ -10,20 +10,12 @@ import { createWorkspace } from '../../../src/accounts/workspaces.js';
 import { ledgerTables } from '../../../src/billing/ledger-engine.js';
 import { parseUsd, type Units } from '../../../src/billing/money.js';
 import type { Store } from '../../../src/store/store.js';
-import { STORE_ENGINES } from '../../support/store-engines.js';
+import { STORE_ENGINES, storeOpener } from '../../support/store-engines.js';
 
 const DAY_MS = 86_400_000;
 
 describe.each(STORE_ENGINES)('account overview on $name', (engine) => {
-  const opened: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((store) => store.close()));
-  });
-  async function open(): Promise<Store> {
-    const store = await engine.open();
-    opened.push(store);
-    return store;
-  }
+  const open = storeOpener(engine);
   /** A charge as settlement records it: a ledger entry, and the key's, workspace's and account's day and lifetime spend. */
   async function spend(store: Store, owners: { key: string; workspace: string; account: string }, day: Date, usd: string): Promise<void> {
     await store.write(async (tx) => {

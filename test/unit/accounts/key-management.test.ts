@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAccount, createKey, revokeKey } from '../../../src/accounts/accounts.js';
 import { readAudit, type ChangeContext } from '../../../src/accounts/audit.js';
 import { createKeyDirectory } from '../../../src/accounts/key-directory.js';
@@ -7,7 +7,7 @@ import { LIFETIME_DAY } from '../../../src/accounts/scope-usage.js';
 import { dayStart } from '../../../src/accounts/usage-window.js';
 import { parseUsd } from '../../../src/billing/money.js';
 import type { Store } from '../../../src/store/store.js';
-import { STORE_ENGINES } from '../../support/store-engines.js';
+import { STORE_ENGINES, storeOpener } from '../../support/store-engines.js';
 
 /** Keys created in one millisecond have no order between them; the ordering tests space them out. */
 const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
@@ -15,15 +15,7 @@ const nextMillisecond = () => new Promise((resolve) => setTimeout(resolve, 2));
 const context: ChangeContext = { actor: { kind: 'management_key', keyHash: 'f'.repeat(64) }, via: 'api', address: '127.0.0.1' };
 
 describe.each(STORE_ENGINES)('key management on $name', (engine) => {
-  const opened: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((store) => store.close()));
-  });
-  async function open(): Promise<Store> {
-    const store = await engine.open();
-    opened.push(store);
-    return store;
-  }
+  const open = storeOpener(engine);
 
   it('listKeys answers inference keys newest first; management, disabled and revoked keys only when asked', async () => {
     const store = await open();

@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clearFailures, lockedUntil, recordFailure, SIGN_IN_THROTTLE } from '../../../src/accounts/sign-in-throttle.js';
 import type { Store } from '../../../src/store/store.js';
-import { STORE_ENGINES } from '../../support/store-engines.js';
+import { STORE_ENGINES, storeOpener } from '../../support/store-engines.js';
 
 const T0 = new Date('2025-07-01T12:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 const MINUTE = 60_000;
 
 describe.each(STORE_ENGINES)('the sign-in throttle on $name', (engine) => {
-  const opened: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((store) => store.close()));
-  });
-  async function open(): Promise<Store> {
-    const store = await engine.open();
-    opened.push(store);
-    return store;
-  }
+  const open = storeOpener(engine);
 
   it('five failures for one email within 15 minutes lock it out for 15 minutes, whatever the address', async () => {
     const store = await open();

@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../../src/accounts/accounts.js';
 import { CLI_CHANGE, readAudit } from '../../../src/accounts/audit.js';
 import { changePassword, checkPassword, createUser, readUser } from '../../../src/accounts/users.js';
 import type { Store } from '../../../src/store/store.js';
-import { STORE_ENGINES } from '../../support/store-engines.js';
+import { STORE_ENGINES, storeOpener } from '../../support/store-engines.js';
 
 const PASSWORD = 'plum-orchard-1847';
 
 describe.each(STORE_ENGINES)('users on $name', (engine) => {
-  const opened: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((store) => store.close()));
-  });
-  async function open(): Promise<Store> {
-    const store = await engine.open();
-    opened.push(store);
-    return store;
-  }
+  const open = storeOpener(engine);
 
   it('createUser stores an argon2id hash, never the password, under the lowercased email, audited as user.create with email and role only', async () => {
     const store = await open();

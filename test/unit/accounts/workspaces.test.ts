@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../../src/accounts/accounts.js';
 import { readAudit, type ChangeContext } from '../../../src/accounts/audit.js';
 import { createWorkspace, WORKSPACE_NAME_MAX_LENGTH } from '../../../src/accounts/workspaces.js';
 import type { Store } from '../../../src/store/store.js';
-import { STORE_ENGINES } from '../../support/store-engines.js';
+import { STORE_ENGINES, storeOpener } from '../../support/store-engines.js';
 
 const person: ChangeContext = { actor: { kind: 'user', userId: 'user_1' }, via: 'dashboard', address: '192.0.2.7' };
 
 describe.each(STORE_ENGINES)('workspaces on $name', (engine) => {
-  const opened: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((store) => store.close()));
-  });
-  async function open(): Promise<Store> {
-    const store = await engine.open();
-    opened.push(store);
-    return store;
-  }
+  const open = storeOpener(engine);
 
   it('createWorkspace adds a workspace to the account without limit or routing defaults, audited as workspace.create by whoever made it', async () => {
     const store = await open();
