@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../e2e/harness.js';
-import { CHROMIUM_PRESENT, launchChromium } from './chromium.js';
+import { browserPages, CHROMIUM_PRESENT } from './chromium.js';
 import { addPerson } from './page-session.js';
 import { signInOnPage } from './pages.js';
 
@@ -16,38 +16,25 @@ function pkcePair(): { verifier: string; challenge: string } {
 }
 
 let harness: Harness;
-let browser: Browser;
 let owner: { email: string; password: string };
 /** A loopback application (a CLI tool, say) that receives the callback. */
 let loopbackApp: Server;
 let loopbackUrl: string;
-const contexts: BrowserContext[] = [];
+const newPage = browserPages();
 
 beforeAll(async () => {
   if (!CHROMIUM_PRESENT) return;
   harness = await startHarness({ models: [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] }] });
   owner = await addPerson(harness, { email: 'owner@example.com' });
-  browser = await launchChromium();
   loopbackApp = createServer((_request, response) => response.end('<!doctype html><title>app</title><p>Back in the app</p>'));
   await new Promise<void>((resolve) => loopbackApp.listen(0, '127.0.0.1', resolve));
   loopbackUrl = `http://127.0.0.1:${(loopbackApp.address() as AddressInfo).port}/callback`;
 });
 
 afterAll(async () => {
-  await browser?.close();
   await harness?.close();
   await new Promise((resolve) => loopbackApp?.close(resolve));
 });
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  return context.newPage();
-}
 
 /**
  * Clicks `button` and returns the address the browser is sent to at the https application (which

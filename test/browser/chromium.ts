@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /** Debian's chromium, driven by playwright-core (no downloaded browser). */
 export const CHROMIUM_PATH = process.env.SWITCHYARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -26,4 +27,29 @@ export const CHROMIUM_PRESENT = chromiumPresent();
 /** One headless chromium for a test file. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, headless: true });
+}
+
+/**
+ * The pages of a test file: one chromium launched before its tests (where it is present) and closed
+ * after them; each page in a context of its own, 1280×800 unless `options` say otherwise, closed
+ * after its test.
+ */
+export function browserPages(): (options?: BrowserContextOptions) => Promise<Page> {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    if (CHROMIUM_PRESENT) browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return async (options = {}) => {
+    if (!browser) throw new Error('chromium was not launched');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+    contexts.push(context);
+    return context.newPage();
+  };
 }

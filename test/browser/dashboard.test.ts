@@ -1,40 +1,27 @@
 import OpenAI from 'openai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.js';
 import { startHarness, type Harness } from '../e2e/harness.js';
-import { CHROMIUM_PRESENT, launchChromium } from './chromium.js';
+import { browserPages, CHROMIUM_PRESENT } from './chromium.js';
 import { addPerson } from './page-session.js';
 import { cspViolations, signInOnPage } from './pages.js';
 
 const CHAT = { model: 'acme/chat', messages: [{ role: 'user' as const, content: 'Hi' }] };
 
 let harness: Harness;
-let browser: Browser;
 let owner: { email: string; password: string };
-const contexts: BrowserContext[] = [];
+const newPage = browserPages();
 
 beforeAll(async () => {
   if (!CHROMIUM_PRESENT) return;
   harness = await startHarness({ models: [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=3' }] }] });
   owner = await addPerson(harness, { email: 'owner@example.com' });
-  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await harness?.close();
 });
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-async function newPage(options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  contexts.push(context);
-  return context.newPage();
-}
 
 function clientWith(key: string): OpenAI {
   return new OpenAI({ baseURL: harness.baseUrl, apiKey: key, maxRetries: 0 });

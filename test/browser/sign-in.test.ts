@@ -1,37 +1,24 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_THROTTLE } from '../../src/accounts/sign-in-throttle.js';
 import { SIGN_IN_REFUSAL } from '../../src/web/sign-in-pages.js';
 import { startHarness, type Harness } from '../e2e/harness.js';
-import { CHROMIUM_PRESENT, launchChromium } from './chromium.js';
+import { browserPages, CHROMIUM_PRESENT } from './chromium.js';
 import { addPerson } from './page-session.js';
 
 let harness: Harness;
-let browser: Browser;
 let person: { email: string; password: string };
-const contexts: BrowserContext[] = [];
+const newPage = browserPages();
 
 beforeAll(async () => {
   if (!CHROMIUM_PRESENT) return;
   harness = await startHarness({ models: [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] }] });
   person = await addPerson(harness, { email: 'grace@example.com' });
-  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await harness?.close();
 });
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  return context.newPage();
-}
 
 async function attempt(page: Page, email: string, password: string): Promise<string> {
   await page.goto(`${harness.gateway.url}/auth/login`);

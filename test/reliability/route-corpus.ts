@@ -126,6 +126,8 @@ export const ROUTE_SEEDS: RouteSeed[] = [
   { path: '/key', method: 'GET', recorded: false, inference: false },
   { path: '/models/user', method: 'GET', recorded: false, inference: false },
   { path: '/generation', method: 'GET', recorded: false, inference: false },
+  { path: '/credits', method: 'GET', recorded: false, inference: false },
+  { path: '/activity', method: 'GET', recorded: false, inference: false },
   ...['/models', '/models/count', '/models/acme/chat', '/model/acme/chat', '/models/acme%2Fchat', '/models/acme/chat/endpoints', '/providers', '/families', '/stats/public', '/embeddings/models', '/speech/models']
     .map((path): RouteSeed => ({ path, method: 'GET', recorded: false, inference: false, open: true })),
 ];
