@@ -52,11 +52,14 @@ const CROSS_ORIGIN_REPLY_HEADERS = {
 export function openToBrowsers(scope: FastifyInstance): void {
   // first thing, for replies written past Fastify (streams); again on send, for a refusal by a guard
   // of an enclosing scope, whose hooks run before these
-  scope.addHook('onRequest', async (request, reply) => {
+  // callbacks rather than async functions: these run on every request of the scope
+  scope.addHook('onRequest', (request, reply, done) => {
     if (!isPreflight(request)) reply.headers(CROSS_ORIGIN_REPLY_HEADERS);
+    done();
   });
-  scope.addHook('onSend', async (request, reply) => {
+  scope.addHook('onSend', (request, reply, payload, done) => {
     if (!isPreflight(request)) reply.headers(CROSS_ORIGIN_REPLY_HEADERS);
+    done(null, payload);
   });
   const methodsByPath = new Map<string, Set<string>>();
   scope.addHook('onRoute', (route) => {

@@ -13,7 +13,8 @@ export interface SqliteEngine {
 /**
  * Opens one better-sqlite3 connection tuned for a gateway: WAL (readers never block the writer),
  * synchronous=NORMAL (durable at each checkpoint, safe with WAL), a busy timeout so a second
- * process (the admin CLI) waits instead of failing, foreign keys enforced as on PostgreSQL, and
+ * process (the admin CLI) waits instead of failing, foreign keys enforced as on PostgreSQL, temporary
+ * storage (the savepoint journals of a group commit) in memory, and
  * `units_add(a, b)`, the exact sum of two integer strings (PostgreSQL adds them as `numeric`).
  */
 export function openSqliteEngine(path: string): SqliteEngine {
@@ -23,6 +24,8 @@ export function openSqliteEngine(path: string): SqliteEngine {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  // the savepoints of a group commit journal to memory, not to temporary files on disk
+  database.pragma('temp_store = MEMORY');
   // money is TEXT holding integers beyond 64 bits: SQLite adds two such amounts with this, exactly
   database.function('units_add', { deterministic: true }, (a: unknown, b: unknown) => (BigInt(String(a)) + BigInt(String(b))).toString());
   return {
