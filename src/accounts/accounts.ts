@@ -4,6 +4,7 @@ import { formatUsd, type Units } from '../billing/money.js';
 import type { Store } from '../store/store.js';
 import { CLI_CHANGE, recordAudit, type ChangeContext } from './audit.js';
 import { bumpKeyRevision } from './key-revision.js';
+import { checkedSpendLimit } from './spend-limits.js';
 import { generateKey, hashKey, isWellFormedKey, LEGACY_KEY_PREFIX } from './key-format.js';
 import { insertKey, parseAmount, resolveWorkspace, type KeyFields } from './key-writer.js';
 import { newRecordId, newTimeOrderedRecordId } from './record-id.js';
@@ -99,7 +100,7 @@ export async function importLegacyKey(store: Store, rawKey: string, request: Key
 }
 
 async function issue(store: Store, rawKey: string, request: KeyRequest, context: ChangeContext): Promise<string> {
-  const limit = request.limitUsd === undefined ? null : parseAmount(request.limitUsd, 'limit', true);
+  const limit = request.limitUsd === undefined ? null : checkedSpendLimit(parseAmount(request.limitUsd, 'limit', true));
   if (request.limitReset !== undefined && limit === null) {
     throw new RangeError('a limit reset needs a limit');
   }

@@ -80,15 +80,15 @@ export async function issueAuthCode(store: Store, grant: CodeGrant, codeChalleng
 /**
  * Exchanges a code and its verifier for the grant, consuming the code: null for an unknown,
  * expired or already used code, or a verifier that does not hash to the code's challenge (the
- * callers answer all of these alike). A verifier that does not match leaves the code unused. The
- * code is consumed by one conditional UPDATE, so of two concurrent exchanges exactly one wins.
+ * callers answer all of these alike). The code is consumed when read (spec 02 Authentication 7),
+ * whatever the verifier: a wrong one uses it up too, so a code gives one try. It is consumed by one
+ * conditional UPDATE, so of two concurrent exchanges exactly one reads it.
  */
 export async function redeemAuthCode(store: Store, code: string, verifier: string, at: Date = new Date()): Promise<CodeGrant | null> {
   if (code === '' || code.length > 200 || verifierProblem(verifier) !== null) return null;
   const codeHash = codeHashOf(code);
   const row = await store.db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
   if (!row || row.consumed_at !== null || row.expires_at <= at.getTime()) return null;
-  if (!sameText(s256Challenge(verifier), row.code_challenge)) return null;
   const consumed = await store.write((tx) =>
     tx
       .updateTable('auth_codes')
@@ -97,7 +97,7 @@ export async function redeemAuthCode(store: Store, code: string, verifier: strin
       .where('consumed_at', 'is', null)
       .where('expires_at', '>', at.getTime())
       .executeTakeFirst());
-  if (consumed.numUpdatedRows !== 1n) return null;
+  if (consumed.numUpdatedRows !== 1n || !sameText(s256Challenge(verifier), row.code_challenge)) return null;
   return {
     accountId: row.account_id,
     approver: approverOf(row.user_id),

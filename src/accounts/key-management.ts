@@ -5,7 +5,7 @@ import { recordAudit, type ChangeContext } from './audit.js';
 import { keyAuditView } from './accounts.js';
 import { bumpKeyRevision } from './key-revision.js';
 import { emptyUsage, readScopesUsage, usageInWindow, type ScopeUsage } from './scope-usage.js';
-import { spendLimitOf } from './spend-limits.js';
+import { checkedSpendLimit, spendLimitOf } from './spend-limits.js';
 import type { SpendLimit } from './types.js';
 
 /** One key of an account as the management API, the pages and the CLI show it: never the raw key. */
@@ -93,7 +93,7 @@ export async function findKey(store: Store, accountId: string, hash: string, at:
  */
 export async function updateKey(store: Store, accountId: string, hash: string, patch: KeyPatch, context: ChangeContext): Promise<ManagedKey | null> {
   const name = patch.name === undefined ? undefined : checkedKeyName(patch.name);
-  if (patch.limit && patch.limit.limit < 0n) throw new RangeError('limit cannot be negative');
+  if (patch.limit) checkedSpendLimit(patch.limit.limit);
   const at = new Date();
   const updated = await store.write(async (tx) => {
     const row = await liveKeyRow(tx, accountId, hash);

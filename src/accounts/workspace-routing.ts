@@ -17,7 +17,7 @@ export async function setWorkspaceRoutingDefaults(store: Store, workspaceId: str
   }
   await store.write(async (tx) => {
     const workspace = await tx.selectFrom('workspaces').select(['account_id', 'routing_defaults']).where('id', '=', workspaceId).executeTakeFirst();
-    if (!workspace) throw new RangeError(`no workspace ${workspaceId}`);
+    if (!workspace) throw new RangeError(`workspace: no workspace ${workspaceId}`);
     await tx
       .updateTable('workspaces')
       .set({ routing_defaults: provider === null ? null : JSON.stringify(provider) })

@@ -6,7 +6,7 @@ import { LIMIT_RESETS } from '../accounts/usage-window.js';
 import { formatUsd } from '../billing/money.js';
 import type { Store } from '../store/store.js';
 import { limitJson, limitText, table } from './account-report.js';
-import { run, SHOWN_ONCE, text, usdOption, withDatabase, type Options } from './admin-command.js';
+import { namingFlags, run, SHOWN_ONCE, text, usdOption, withDatabase, type Options } from './admin-command.js';
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -33,7 +33,7 @@ function registerKeyCreate(key: Command): void {
     .option('--expires <iso8601>', 'expiry date, e.g. 2026-01-31T00:00:00Z')
     .option('--json', 'print {"key","id"}')
     .action(run(async (store, options) => {
-      const issued = await createKey(store, keyRequest(options));
+      const issued = await namingFlags({ limit: '--limit', workspace: '--workspace', name: '--name' }, () => createKey(store, keyRequest(options)));
       if (options['json']) return JSON.stringify({ key: issued.key, id: issued.id });
       return [`key id  ${issued.id}`, `key     ${issued.key}`, SHOWN_ONCE].join('\n');
     }));
@@ -45,7 +45,7 @@ function registerKeyRevoke(key: Command): void {
     .requiredOption('--key-id <id>', 'key id')
     .action(run(async (store, options) => {
       const keyId = text(options, 'keyId');
-      if (!(await revokeKey(store, { id: keyId }))) throw new Error(`no live key with id ${keyId}`);
+      if (!(await revokeKey(store, { id: keyId }))) throw new Error(`--key-id: no live key ${keyId}`);
       return `revoked ${keyId}`;
     }));
 }

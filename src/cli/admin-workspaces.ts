@@ -44,7 +44,7 @@ function registerWorkspaceRouting(workspace: Command): void {
       } catch {
         throw new Error('--provider must be JSON');
       }
-      await setWorkspaceRoutingDefaults(store, workspaceId, provider);
+      await namingFlags({ workspace: '--workspace', provider: '--provider' }, () => setWorkspaceRoutingDefaults(store, workspaceId, provider));
       return `routing defaults of ${workspaceId}: ${JSON.stringify(provider)}`;
     }));
 }
@@ -60,12 +60,7 @@ function registerLimitSet(limit: Command): void {
       const owner = limitOwner(options);
       const limit = limitOf(options);
       const id = owner.scope === 'account' ? owner.accountId : owner.workspaceId;
-      try {
-        await setSpendLimit(store, owner, limit, CLI_CHANGE);
-      } catch (error) {
-        if (error instanceof RangeError) throw new Error(`--${owner.scope}: ${error.message}`);
-        throw error;
-      }
+      await namingFlags({ account: '--account', workspace: '--workspace', limit: '--usd' }, () => setSpendLimit(store, owner, limit, CLI_CHANGE));
       return `limit of ${id}: ${limit ? `${formatUsd(limit.limit)} USD ${limit.reset ?? 'lifetime'}` : 'none'}`;
     }));
 }

@@ -36,7 +36,9 @@ export function registerApprovalPages(scope: FastifyInstance, services: Services
   scope.post('/auth', { schema: { hide: true } }, async (request, reply) => {
     const asked = readApprovalRequest(request.body);
     if ('problem' in asked) return refused(request, reply, asked);
-    if (formField(request.body, 'decision') !== 'approve') return decline(request, reply, asked);
+    const decision = formField(request.body, 'decision');
+    if (decision === 'decline') return decline(request, reply, asked);
+    if (decision !== 'approve') return refused(request, reply, { field: 'decision', problem: 'must be approve or decline' });
     const { user } = sessionOf(request);
     if (user.role !== 'owner') throw ownersOnly();
     const workspaceId = await resolveWorkspace(services.store.db, user.accountId);

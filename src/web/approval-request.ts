@@ -1,5 +1,7 @@
 import { isS256Challenge } from '../accounts/auth-codes.js';
+import { spendLimitProblem } from '../accounts/spend-limits.js';
 import { formatUsd, parseUsd, type Units } from '../billing/money.js';
+import { plainDecimal } from '../billing/usd-number.js';
 import { readCallback, type Callback } from './callback-url.js';
 import { formField } from './form-fields.js';
 
@@ -21,7 +23,7 @@ export interface ApprovalProblem {
   problem: string;
 }
 
-const PLAIN_DECIMAL = /^\d{1,15}(\.\d{1,24})?$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
 
 /**
  * Reads `callback_url`, `code_challenge`, `code_challenge_method` (S256, the only method),
@@ -36,13 +38,26 @@ export function readApprovalRequest(source: unknown): ApprovalRequest | Approval
   if (method !== 'S256') return { field: 'code_challenge_method', problem: 'must be S256, the only method this gateway accepts' };
   const codeChallenge = formField(source, 'code_challenge');
   if (!isS256Challenge(codeChallenge)) return { field: 'code_challenge', problem: 'must be the base64url SHA-256 of the code verifier (43 characters)' };
-  const limitText = formField(source, 'limit');
-  if (limitText !== '' && !PLAIN_DECIMAL.test(limitText)) {
-    return { field: 'limit', problem: 'must be a plain decimal amount of USD, such as 5 or 2.50' };
-  }
+  const limit = readLimit(formField(source, 'limit'));
+  if (limit !== null && typeof limit === 'object') return limit;
   const mode = formField(source, 'response_mode');
   if (mode !== '' && mode !== 'manual') return { field: 'response_mode', problem: 'must be manual when given' };
-  return { callback, callbackUrl, codeChallenge, limit: limitText === '' ? null : parseUsd(limitText), manual: mode === 'manual' };
+  return { callback, callbackUrl, codeChallenge, limit, manual: mode === 'manual' };
+}
+
+/**
+ * The `limit` parameter: a decimal amount of USD, also in the exponent form a client's number
+ * renders as (`1e-7`, as `@openrouter/sdk` sends `limit: 0.0000001`), read exactly; at most 24
+ * decimal places and at most the largest spend limit.
+ */
+function readLimit(text: string): Units | null | ApprovalProblem {
+  if (text === '') return null;
+  const plain = plainDecimal(text);
+  if (!DECIMAL.test(plain)) return { field: 'limit', problem: 'must be an amount of USD such as 5 or 2.50' };
+  if ((plain.split('.')[1] ?? '').replace(/0+$/, '').length > 24) return { field: 'limit', problem: 'must have at most 24 decimal places' };
+  const units = parseUsd(plain);
+  const problem = spendLimitProblem(units);
+  return problem ? { field: 'limit', problem } : units;
 }
 
 /** The hidden fields that carry a request through the approval form, as they were asked. */

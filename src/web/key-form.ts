@@ -1,3 +1,4 @@
+import { spendLimitProblem } from '../accounts/spend-limits.js';
 import { parseUsd, type Units } from '../billing/money.js';
 import { KEY_NAME_MAX_LENGTH } from '../accounts/key-management.js';
 import type { LimitReset, SpendLimit } from '../accounts/types.js';
@@ -42,6 +43,8 @@ function readLimit(body: unknown): SpendLimit | null {
   }
   if (!PLAIN_DECIMAL.test(text)) throw fieldRefusal('Limit (USD)', 'must be an amount of dollars such as 20 or 2.50 (zero or more).');
   const limit: Units = parseUsd(text);
+  const problem = spendLimitProblem(limit);
+  if (problem) throw fieldRefusal('Limit (USD)', `${problem}.`);
   return { limit, reset };
 }
 

@@ -2,6 +2,7 @@ import { OpenRouter } from '@openrouter/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/accounts/accounts.js';
 import { readAudit } from '../../src/accounts/audit.js';
+import { parseUsd } from '../../src/billing/money.js';
 import { s256Challenge } from '../../src/accounts/auth-codes.js';
 import { CODE_REFUSAL } from '../../src/http/routes/auth-keys.js';
 import { addPerson, PageSession, unescapeHtml } from '../browser/page-session.js';
@@ -163,7 +164,8 @@ describe('the approval page refuses what it cannot approve, and issues nothing',
     ['a protocol-relative callback', { callback_url: '//evil.example/cb', code_challenge: challenge, code_challenge_method: 'S256' }, 'callback_url'],
     ['the plain method', { callback_url: 'https://app.example/cb', code_challenge: challenge, code_challenge_method: 'plain' }, 'code_challenge_method'],
     ['no method', { callback_url: 'https://app.example/cb', code_challenge: challenge }, 'code_challenge_method'],
-    ['a limit in exponent form', { callback_url: 'https://app.example/cb', code_challenge: challenge, code_challenge_method: 'S256', limit: '1e-7' }, 'limit'],
+    ['a limit above the largest spend limit', { callback_url: 'https://app.example/cb', code_challenge: challenge, code_challenge_method: 'S256', limit: '1000000000.01' }, 'limit'],
+    ['a limit past 10^-24 USD', { callback_url: 'https://app.example/cb', code_challenge: challenge, code_challenge_method: 'S256', limit: '0.0000000000000000000000001' }, 'limit'],
     ['a negative limit', { callback_url: 'https://app.example/cb', code_challenge: challenge, code_challenge_method: 'S256', limit: '-5' }, 'limit'],
   ])('%s is refused on the page, naming the parameter', async (_name, query, field) => {
     const before = await harness.gateway.store.db.selectFrom('auth_codes').select('code_hash').execute();
@@ -175,6 +177,23 @@ describe('the approval page refuses what it cannot approve, and issues nothing',
     expect(posted.status).toBe(400);
     expect(posted.location).toBeNull();
     expect(await harness.gateway.store.db.selectFrom('auth_codes').select('code_hash').execute()).toHaveLength(before.length);
+  });
+
+  it('a decision neither approve nor decline is refused on the page: no code, no redirect', async () => {
+    const query = { callback_url: 'https://undecided.example/cb', code_challenge: s256Challenge(VERIFIER), code_challenge_method: 'S256' };
+    const page = await browser.fetch(`/auth?${new URLSearchParams(query).toString()}`);
+    const posted = await browser.fetch('/auth', { form: { ...query, _csrf: PageSession.csrfOf(page.text), decision: 'maybe' } });
+    expect(posted.status).toBe(400);
+    expect(posted.location).toBeNull();
+    expect(posted.text).toContain('decision:');
+  });
+
+  it('a limit the SDK renders in exponent form (limit: 0.0000001 becomes "1e-7") is read exactly', async () => {
+    const code = await issuedCode('https://tiny.example/cb', { limit: 0.0000001 });
+    const exchanged = await exchange({ code, code_verifier: VERIFIER, code_challenge_method: 'S256' });
+    expect(exchanged.status).toBe(200);
+    const key = await harness.gateway.store.db.selectFrom('api_keys').select('limit_units').where('origin', '=', 'https://tiny.example').executeTakeFirstOrThrow();
+    expect(key.limit_units).toBe(parseUsd('0.0000001').toString());
   });
 
   it('decline returns to the callback with error=access_denied and no code', async () => {

@@ -127,6 +127,7 @@ describe('bad input is a 400 naming the field', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['a negative limit', { name: 'x', limit: -1 }, 'limit'],
     ['a limit past 10^-24 USD', { name: 'x', limit: 1e-30 }, 'limit'],
+    ['a limit above the largest spend limit (a billion USD)', { name: 'x', limit: 1e300 }, 'limit'],
     ['a limit as a string', { name: 'x', limit: '5' }, 'limit'],
     ['a limit_reset without a limit', { name: 'x', limit_reset: 'daily' }, 'limit_reset'],
     ['an unknown limit_reset', { name: 'x', limit: 1, limit_reset: 'hourly' }, 'limit_reset'],

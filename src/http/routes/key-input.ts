@@ -1,3 +1,4 @@
+import { spendLimitProblem } from '../../accounts/spend-limits.js';
 import type { SpendLimit, LimitReset } from '../../accounts/types.js';
 import type { Units } from '../../billing/money.js';
 import { unitsFromUsdNumber } from '../../billing/usd-number.js';
@@ -8,7 +9,7 @@ export function isKeyHash(text: string): boolean {
   return /^[0-9a-f]{64}$/.test(text);
 }
 
-/** A spend limit sent as a JSON number of USD, exactly; negative or past 10^-24 USD is a 400 naming `field`. */
+/** A spend limit sent as a JSON number of USD, exactly; negative, past the largest limit or past 10^-24 USD is a 400 naming `field`. */
 export function readLimit(value: number, field = 'limit'): Units {
   let units: Units;
   try {
@@ -16,7 +17,8 @@ export function readLimit(value: number, field = 'limit'): Units {
   } catch {
     throw invalidRequest(field, 'must be a USD amount with at most 24 decimal places');
   }
-  if (units < 0n) throw invalidRequest(field, 'must be zero or more');
+  const problem = spendLimitProblem(units);
+  if (problem) throw invalidRequest(field, problem);
   return units;
 }
 

@@ -60,6 +60,7 @@ describe('admin limit set', () => {
       [['--account', accountId, '--usd', '-5'], 'error: --usd must be a decimal USD amount'],
       [['--account', accountId, '--usd', '5e2'], 'error: --usd must be a decimal USD amount'],
       [['--account', accountId, '--usd', '0.0000000000000000000000001'], 'error: --usd has more than 24 decimal places'],
+      [['--account', accountId, '--usd', '1000000000.000000000000000000000001'], 'error: --usd: must be at most 1000000000 USD'],
       [['--account', accountId, '--usd', '5', '--reset', 'hourly'], 'Allowed choices are daily, weekly, monthly'],
       [['--account', accountId, '--usd', 'none', '--reset', 'daily'], 'error: --reset needs an amount'],
       [['--workspace', 'ws_nope', '--usd', '5'], 'error: --workspace: no workspace ws_nope'],
