@@ -33,7 +33,6 @@ import { registerAuditRoute } from './routes/audit.js';
 import { registerCreditsRoute } from './routes/credits.js';
 import { registerActivityRoute } from './routes/activity.js';
 import { registerAuthKeysCodeRoute, registerAuthKeysRoute } from './routes/auth-keys.js';
-import { registerWebPages } from '../web/web-pages.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -89,6 +88,5 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       registerModelsUserRoute,
     ]);
   }, { prefix: API_PREFIX });
-  await registerWebPages(app, services);
   return app;
 }

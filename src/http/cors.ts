@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteRegistrar } from './scopes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -86,7 +85,7 @@ export function openToBrowsers(scope: FastifyInstance): void {
  * route such as `POST /auth/keys`, whose guard already counts a preflight against its address):
  * `registerScope(api, services, 'public', [openedToBrowsers(registerAuthKeysRoute)])`.
  */
-export function openedToBrowsers(register: RouteRegistrar): RouteRegistrar {
+export function openedToBrowsers<S>(register: (scope: FastifyInstance, services: S) => void | Promise<void>): (scope: FastifyInstance, services: S) => Promise<void> {
   return async (scope, services) => {
     await scope.register(async (opened) => {
       openToBrowsers(opened);

@@ -8,7 +8,6 @@ import { isPreflight, openToBrowsers } from './cors.js';
 import { countAddress, countKey } from './rate-limit.js';
 import { refusalRecorder } from './refusal-record.js';
 import type { Services } from './services.js';
-import { addWebGuard } from '../web/web-guard.js';
 
 /**
  * Where a route belongs, and so which guard admits its requests:
@@ -41,8 +40,14 @@ declare module 'fastify' {
   }
 }
 
-/** Registers `registrars` in one scope, whose hooks are its guard; a route belongs to exactly one scope. */
-export async function registerScope(app: FastifyInstance, services: Services, name: ScopeName, registrars: readonly RouteRegistrar[]): Promise<void> {
+/** The guard of the `web` scope (a cookie session), which the pages bring: this layer knows no page. */
+export type ScopeGuard = (scope: FastifyInstance, services: Services) => void;
+
+/**
+ * Registers `registrars` in one scope, whose hooks are its guard; a route belongs to exactly one
+ * scope. The `web` scope is guarded by `webGuard`.
+ */
+export async function registerScope(app: FastifyInstance, services: Services, name: ScopeName, registrars: readonly RouteRegistrar[], webGuard?: ScopeGuard): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...route.config, scope: name };
@@ -50,7 +55,8 @@ export async function registerScope(app: FastifyInstance, services: Services, na
     if (name === 'public') {
       scope.addHook('onRequest', (request, reply) => countAddress(services.limiters, request, reply));
     } else if (name === 'web') {
-      addWebGuard(scope, services);
+      if (!webGuard) throw new Error('the web scope needs its guard');
+      webGuard(scope, services);
     } else if (name !== 'operator') {
       const accepts = name === 'management' ? (key: KeyContext) => key.management : (key: KeyContext) => !key.management;
       // Browser apps holding a key reach the key scope from any origin; the management scope answers no other origin.

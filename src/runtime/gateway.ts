@@ -10,6 +10,7 @@ import { demoCatalogueYaml } from '../catalogue/demo.js';
 import { prepareListing } from '../catalogue/listing/listing-snapshot.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
 import { buildApp } from '../http/app.js';
+import { registerWebPages } from '../web/web-pages.js';
 import { httpSettingsFrom, type HttpSettings, type Services } from '../http/services.js';
 import { startSimulator, type RunningSimulator } from '../sim/server.js';
 import type { Store } from '../store/store.js';
@@ -124,6 +125,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   rollback.push(() => configReload.stop());
   await prepareListing(catalogue.current());
   const app = await buildApp(services);
+  await registerWebPages(app, services);
   rollback.push(() => app.close());
   await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);
   const address = app.server.address();

@@ -5,7 +5,7 @@ import { readAccountOverview } from '../accounts/account-overview.js';
 import { formatUsd } from '../billing/money.js';
 import type { Services } from '../http/services.js';
 import { approvalFields, readApprovalRequest, type ApprovalRequest } from './approval-request.js';
-import { callbackWith } from './callback-url.js';
+import { callbackWith } from '../accounts/callback-url.js';
 import { formField } from './form-fields.js';
 import { renderPage } from './page-render.js';
 import { ownersOnly } from './page-refusal.js';

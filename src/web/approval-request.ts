@@ -2,7 +2,7 @@ import { isS256Challenge } from '../accounts/auth-codes.js';
 import { spendLimitProblem } from '../accounts/spend-limits.js';
 import { formatUsd, parseUsd, type Units } from '../billing/money.js';
 import { plainDecimal } from '../billing/usd-number.js';
-import { readCallback, type Callback } from './callback-url.js';
+import { readCallback, type Callback } from '../accounts/callback-url.js';
 import { formField } from './form-fields.js';
 
 /** An application's request for a key, as the approval page reads it from its query (or its form). */

@@ -8,6 +8,7 @@ import view from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance } from 'fastify';
 import { registerScope } from '../http/scopes.js';
+import { addWebGuard } from './web-guard.js';
 import type { Services } from '../http/services.js';
 import { registerApprovalPages } from './approval-pages.js';
 import { registerDashboardPages, registerKeyActionPages } from './dashboard-pages.js';
@@ -62,6 +63,6 @@ export async function registerWebPages(app: FastifyInstance, services: Services)
     registerWebErrorPages(web);
     await registerScope(web, services, 'web', [
       registerSignInPages, registerApprovalPages, registerDashboardPages, registerKeyActionPages, registerKeyPages, registerRecordPages,
-    ]);
+    ], addWebGuard);
   });
 }

@@ -5,7 +5,7 @@ import type { ChangeContext } from '../../accounts/audit.js';
 import { issueAuthCode, redeemAuthCode, verifierProblem, isS256Challenge, type CodeApprover } from '../../accounts/auth-codes.js';
 import { formatUsd, parseUsd, type Units } from '../../billing/money.js';
 import { GatewayError, invalidRequest } from '../../core/errors.js';
-import { readCallback } from '../../web/callback-url.js';
+import { readCallback } from '../../accounts/callback-url.js';
 import { authenticatedKey } from '../auth.js';
 import { BODY_REFUSALS } from '../openapi/error-replies.js';
 import { jsonReply } from '../openapi/route-answers.js';

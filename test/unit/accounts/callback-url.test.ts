@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callbackWith, readCallback, type Callback } from '../../../src/web/callback-url.js';
+import { callbackWith, readCallback, type Callback } from '../../../src/accounts/callback-url.js';
 
 function accepted(value: string): Callback {
   const callback = readCallback(value);
