@@ -1,3 +1,5 @@
+import { CLI_CHANGE } from '../../src/accounts/audit.js';
+import { createWorkspace } from '../../src/accounts/workspaces.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenRouter } from '@openrouter/sdk';
 import { createAccount, createKey } from '../../src/accounts/accounts.js';
@@ -114,6 +116,16 @@ describe('records', () => {
     expect(all.data[0]?.hash).toBe(data.hash);
     const second = (await manage({ path: '/keys?include_disabled=true&offset=1' })).json as { data: WireKey[] };
     expect(second.data).toEqual(all.data.slice(1));
+  });
+
+  it('without workspace_id a key goes to the account\'s default workspace, whichever workspace the management key is in', async () => {
+    const other = await createWorkspace(harness.gateway.store, { accountId: harness.accountId, name: 'Research' }, CLI_CHANGE);
+    const elsewhere = await createKey(harness.gateway.store, { accountId: harness.accountId, workspaceId: other, management: true, name: 'research provisioning' });
+    const reply = await send(harness, { path: '/keys', key: elsewhere.key, body: { name: 'default by default' } });
+    expect(reply.status).toBe(201);
+    expect((reply.json as { data: { workspace_id: string } }).data.workspace_id).toBe(harness.workspaceId);
+    const placed = await send(harness, { path: '/keys', key: elsewhere.key, body: { name: 'in research', workspace_id: other } });
+    expect((placed.json as { data: { workspace_id: string } }).data.workspace_id).toBe(other);
   });
 
   it('a workspace_id lists only that workspace\'s keys', async () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createKey, revokeKey } from '../../accounts/accounts.js';
 import type { ChangeContext } from '../../accounts/audit.js';
 import { checkedKeyName, findKey, listKeys, updateKey, type ManagedKey } from '../../accounts/key-management.js';
+import { resolveWorkspace } from '../../accounts/key-writer.js';
 import { CreateKeyBodySchema, KeyHashParamsSchema, KeyRecordSchema, UpdateKeyBodySchema } from '../../accounts/key-record-schema.js';
 import type { KeyContext } from '../../accounts/types.js';
 import { formatUsd } from '../../billing/money.js';
@@ -152,7 +153,8 @@ async function keyRequest(store: Store, key: KeyContext, body: CreateBody): Prom
   const reset = body.limit_reset ?? null;
   if (reset !== null && limit === null) throw invalidRequest('limit_reset', 'needs a limit');
   const expiresAt = body.expires_at === undefined || body.expires_at === null ? null : readFutureInstant(body.expires_at, new Date());
-  const workspaceId = body.workspace_id ?? key.workspaceId;
+  // as the SDK documents it: without workspace_id, the account's default (first) workspace
+  const workspaceId = body.workspace_id ?? (await resolveWorkspace(store.db, key.accountId));
   const workspace = await store.db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).where('account_id', '=', key.accountId).executeTakeFirst();
   if (!workspace) throw invalidRequest('workspace_id', 'no such workspace in the account');
   const creator = body.creator_user_id ?? null;
