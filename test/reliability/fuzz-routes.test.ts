@@ -39,7 +39,10 @@ describe.each(DATABASE_ENGINES.map((engine) => ({ engine, random: random.fork() 
 
   beforeAll(async () => {
     harness = await startReliabilityHarness({ engine, models: FUZZ_MODELS, credits: CREDITS });
-    cases = Array.from({ length: count }, (_, index) => buildCase(index, engineRandom.pick(ROUTE_SEEDS), engineRandom, harness.key));
+    cases = Array.from({ length: count }, (_, index) => {
+      const seed = engineRandom.pick(ROUTE_SEEDS);
+      return buildCase(index, seed, engineRandom, seed.management ? harness.managementKey : harness.key);
+    });
   });
 
   afterAll(async () => harness?.close());

@@ -40,6 +40,8 @@ export interface RouteSeed {
   inference: boolean;
   /** A public catalogue read: no key needed, so a wrong one is not refused. */
   open?: true;
+  /** A key management route: presented with the account's management key. */
+  management?: true;
 }
 
 const TOOL_PARAMETERS = { type: 'object', properties: { q: { type: 'string', description: 'what to look up' } }, required: ['q'] };
@@ -128,6 +130,9 @@ export const ROUTE_SEEDS: RouteSeed[] = [
   { path: '/generation', method: 'GET', recorded: false, inference: false },
   { path: '/credits', method: 'GET', recorded: false, inference: false },
   { path: '/activity', method: 'GET', recorded: false, inference: false },
+  { path: '/keys', method: 'GET', recorded: false, inference: false, management: true },
+  { path: '/keys', method: 'POST', body: { name: 'fuzzed', limit: 5, limit_reset: 'weekly', expires_at: '2099-01-01T00:00:00Z' }, recorded: false, inference: false, management: true },
+  { path: '/audit', method: 'GET', recorded: false, inference: false, management: true },
   ...['/models', '/models/count', '/models/acme/chat', '/model/acme/chat', '/models/acme%2Fchat', '/models/acme/chat/endpoints', '/providers', '/families', '/stats/public', '/embeddings/models', '/speech/models']
     .map((path): RouteSeed => ({ path, method: 'GET', recorded: false, inference: false, open: true })),
 ];
