@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ACTIVITY_DAYS, activityWindow, readDailyActivity, type ActivityQuery, type ActivityRow } from '../../accounts/daily-activity.js';
+import { ACTIVITY_DAYS, activityWindow, readDailyActivity, type ActivityQuery, type ActivityRow } from '../../billing/daily-activity.js';
 import type { KeyContext } from '../../accounts/types.js';
 import { toUsdNumber } from '../../billing/money.js';
 import { invalidRequest } from '../../core/errors.js';

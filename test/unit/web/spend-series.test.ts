@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_DAYS } from '../../../src/accounts/daily-activity.js';
+import { ACTIVITY_DAYS } from '../../../src/billing/daily-activity.js';
 import { parseUsd } from '../../../src/billing/money.js';
 import type { GenerationsTable } from '../../../src/store/schema.js';
 import { readSpendSeries } from '../../../src/web/spend-series.js';

@@ -1,6 +1,6 @@
-import type { Units } from '../billing/money.js';
+import type { Units } from './money.js';
 import type { Db } from '../store/store.js';
-import { dayStart } from './usage-window.js';
+import { dayStart } from '../accounts/usage-window.js';
 
 const DAY_MS = 86_400_000;
 
@@ -87,4 +87,20 @@ export async function readDailyActivity(db: Db, accountId: string, query: Activi
 
 function newestDayFirst(a: ActivityRow, b: ActivityRow): number {
   return b.date.localeCompare(a.date) || a.model.localeCompare(b.model) || a.endpointId.localeCompare(b.endpointId) || (a.workspaceId ?? '').localeCompare(b.workspaceId ?? '');
+}
+
+/**
+ * What the account spent per UTC day and model over `window`, exactly: one amount per day of the
+ * window (oldest first) for every model that was charged in it, models in name order.
+ */
+export async function readSpendPerModel(db: Db, accountId: string, window: { from: number; to: number }): Promise<{ model: string; perDay: Units[] }[]> {
+  const days = Math.round((window.to - window.from) / DAY_MS);
+  const sums = new Map<string, Units[]>();
+  for (const row of await readDailyActivity(db, accountId, window)) {
+    const day = Math.floor((Date.parse(`${row.date}T00:00:00Z`) - window.from) / DAY_MS);
+    const perDay = sums.get(row.model) ?? Array.from({ length: days }, () => 0n);
+    perDay[day] = (perDay[day] ?? 0n) + row.usage;
+    sums.set(row.model, perDay);
+  }
+  return [...sums.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([model, perDay]) => ({ model, perDay }));
 }

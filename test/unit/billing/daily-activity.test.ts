@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACTIVITY_DAYS, activityWindow, readDailyActivity } from '../../../src/accounts/daily-activity.js';
+import { ACTIVITY_DAYS, activityWindow, readDailyActivity } from '../../../src/billing/daily-activity.js';
 import { parseUsd } from '../../../src/billing/money.js';
 import type { GenerationsTable } from '../../../src/store/schema.js';
 import type { Store } from '../../../src/store/store.js';
