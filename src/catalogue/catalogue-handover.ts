@@ -1,5 +1,5 @@
 import type { RenderedListing } from './listing/listing-snapshot.js';
-import type { SettingsPatch } from './settings-table.js';
+import type { SettingsPatch } from '../settings/settings-table.js';
 import type { CatalogueProblem, ModelEntry, ProviderEntry } from './types.js';
 
 /**

@@ -4,7 +4,7 @@ import { readModel } from './model-schema.js';
 import { ProblemList } from './problem-list.js';
 import { readProvider } from './provider-schema.js';
 import { readSettings } from './settings-schema.js';
-import type { SettingsPatch } from './settings-table.js';
+import type { SettingsPatch } from '../settings/settings-table.js';
 import type { Catalogue, CatalogueProblem, ProviderEntry } from './types.js';
 
 /** A valid file: its catalogue and the operator settings its `settings:` block writes. */

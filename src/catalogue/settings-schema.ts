@@ -1,7 +1,7 @@
 import { MappingReader } from './mapping-reader.js';
 import type { ProblemList } from './problem-list.js';
-import { proxyAddressProblem } from './proxy-address.js';
-import { resolveSettings, SETTING_NAMES, SETTING_TABLE, type SettingName, type SettingsPatch } from './settings-table.js';
+import { proxyAddressProblem } from '../settings/proxy-address.js';
+import { resolveSettings, SETTING_NAMES, SETTING_TABLE, type SettingName, type SettingsPatch } from '../settings/settings-table.js';
 
 /** The settings of each mapping under `settings:`, and the settings written directly in it. */
 const GROUPS = groupNames();

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { KeyDirectory } from '../accounts/types.js';
 import type { GenerationReader, Ledger } from '../billing/types.js';
-import { DEFAULT_SETTINGS, type Settings } from '../catalogue/settings-table.js';
+import { DEFAULT_SETTINGS, type Settings } from '../settings/settings-table.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { InferenceExecutor } from '../inference/executor.js';
 import type { InferenceServices } from '../inference/services.js';

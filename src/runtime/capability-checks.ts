@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Settings } from '../catalogue/settings-table.js';
+import type { Settings } from '../settings/settings-table.js';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { InferenceServices } from '../inference/services.js';
 import { operatorLedger } from '../billing/operator-ledger.js';
@@ -7,7 +7,7 @@ import type { AttemptCounter } from '../prober/probe-observer.js';
 import { Prober } from '../prober/prober.js';
 import { createVerdictStore } from '../prober/verdict-store.js';
 import type { Store } from '../store/store.js';
-import { periodicTask, type BackgroundTask } from './background.js';
+import { periodicTask, type BackgroundTask } from '../cluster/background.js';
 
 /** How often an instance reads the verdicts other instances (or `switchyard probe`) stored. */
 export const VERDICT_REFRESH_MS = 60_000;

@@ -6,7 +6,7 @@ import type { RenderedListing } from '../catalogue/listing/listing-snapshot.js';
 import type { Catalogue } from '../catalogue/types.js';
 import type { CatalogueReader } from '../catalogue/worker-catalogue-reader.js';
 import { missingCredentials } from '../catalogue/missing-credentials.js';
-import { changedSettings, SETTING_TABLE, type Settings, type SettingsPatch } from '../catalogue/settings-table.js';
+import { changedSettings, SETTING_TABLE, type Settings, type SettingsPatch } from '../settings/settings-table.js';
 import { watchDirectoryOf } from '../catalogue/watcher.js';
 import { logReload, type ReloadReport } from './reload-log.js';
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { MeasuredEndpointFigures } from '../stats/measured-figures.js';
-import { periodicTask, type BackgroundTask } from './background.js';
+import { periodicTask, type BackgroundTask } from '../cluster/background.js';
 
 /** How often closed minutes are stored and the fleet's recent minutes read back. */
 export const FIGURES_SYNC_MS = 10_000;

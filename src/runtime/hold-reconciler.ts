@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Ledger } from '../billing/types.js';
-import { periodicTask, type BackgroundTask } from './background.js';
+import { periodicTask, type BackgroundTask } from '../cluster/background.js';
 
 const SWEEP_INTERVAL_MS = 60_000;
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { CatalogueStore } from '../catalogue/catalogue-store.js';
-import { resolveSettings } from '../catalogue/settings-table.js';
+import { resolveSettings } from '../settings/settings-table.js';
 import { httpSettingsFrom } from '../http/services.js';
 import type { CheckOutcome } from '../prober/prober.js';
 import { startSimulator } from '../sim/server.js';

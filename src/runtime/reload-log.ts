@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ReloadTrigger } from '../catalogue/config-reloader.js';
 import { describeMissingCredential, type MissingCredential } from '../catalogue/missing-credentials.js';
 import { formatProblem } from '../catalogue/problem-list.js';
-import type { SettingName } from '../catalogue/settings-table.js';
+import type { SettingName } from '../settings/settings-table.js';
 import type { CatalogueProblem } from '../catalogue/types.js';
 
 /** How a reload ended, as the log tells it. */

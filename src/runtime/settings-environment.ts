@@ -1,5 +1,5 @@
-import { proxyAddressProblem } from '../catalogue/proxy-address.js';
-import { SETTING_NAMES, SETTING_TABLE, type SettingsPatch } from '../catalogue/settings-table.js';
+import { proxyAddressProblem } from '../settings/proxy-address.js';
+import { SETTING_NAMES, SETTING_TABLE, type SettingsPatch } from '../settings/settings-table.js';
 import { StartupError } from './startup-error.js';
 
 /**

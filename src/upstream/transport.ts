@@ -1,5 +1,5 @@
 import { Agent, request as undiciRequest, errors as undiciErrors } from 'undici';
-import { DEFAULT_SETTINGS, type Settings } from '../catalogue/settings-table.js';
+import { DEFAULT_SETTINGS, type Settings } from '../settings/settings-table.js';
 import type { UpstreamFailure } from '../core/events.js';
 import type { UpstreamRequest } from './types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { validateCatalogue } from '../../../src/catalogue/catalogue-schema.js';
-import { DEFAULT_SETTINGS, resolveSettings } from '../../../src/catalogue/settings-table.js';
+import { DEFAULT_SETTINGS, resolveSettings } from '../../../src/settings/settings-table.js';
 import { readEnvironmentSettings } from '../../../src/runtime/settings-environment.js';
 import { catalogueDocument } from '../../fixtures/catalogue/documents.js';
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { CatalogueStore } from '../../../src/catalogue/catalogue-store.js';
 import { loadCatalogueFile } from '../../../src/catalogue/loader.js';
-import { resolveSettings, type Settings, type SettingsPatch } from '../../../src/catalogue/settings-table.js';
+import { resolveSettings, type Settings, type SettingsPatch } from '../../../src/settings/settings-table.js';
 import { startConfigReload, type ConfigReload } from '../../../src/runtime/config-reload.js';
 import { catalogueDocument, endpointDocument, providerDocument, validCatalogue } from '../../fixtures/catalogue/documents.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../../src/accounts/accounts.js';
 import { createLedger } from '../../../src/billing/ledger.js';
-import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from '../../../src/runtime/instance-registry.js';
+import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from '../../../src/cluster/instance-registry.js';
 import type { Store } from '../../../src/store/store.js';
 import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES, type StoreEngine } from '../../support/store-engines.js';

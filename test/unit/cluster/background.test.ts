@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BackgroundTasks, periodicTask, type BackgroundTask } from '../../../src/runtime/background.js';
+import { BackgroundTasks, periodicTask, type BackgroundTask } from '../../../src/cluster/background.js';
 import { holdReconciler } from '../../../src/runtime/hold-reconciler.js';
 
 const quiet = { info: () => undefined, error: () => undefined };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AbandonedGenerations } from '../../../src/billing/abandoned-generations.js';
-import { instanceHeartbeat } from '../../../src/runtime/instance-heartbeat.js';
-import { InstanceRegistry, newInstanceIdentity } from '../../../src/runtime/instance-registry.js';
-import { instanceReaper } from '../../../src/runtime/instance-reaper.js';
+import { instanceHeartbeat } from '../../../src/cluster/instance-heartbeat.js';
+import { InstanceRegistry, newInstanceIdentity } from '../../../src/cluster/instance-registry.js';
+import { instanceReaper } from '../../../src/cluster/instance-reaper.js';
 import { openStore } from '../../../src/store/store.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
