@@ -6,7 +6,7 @@ import { registerDrain } from './drain.js';
 import { clientErrorHandler } from './client-error.js';
 import { requestTimeoutOptions } from './request-timeouts.js';
 import { registerJsonBodyParser } from './json-body.js';
-import { refusalRecorder } from './refusal-record.js';
+import { recordRefusalOf } from './inference/http-call.js';
 import { registerScope } from './scopes.js';
 import { openedToBrowsers } from './cors.js';
 import { openApiOptions } from './openapi/document.js';
@@ -62,7 +62,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   });
   await app.register(swagger, openApiOptions());
   registerRequestLog(app, services);
-  registerErrorEnvelope(app, refusalRecorder(services.ledger));
+  registerErrorEnvelope(app, (request, error) => recordRefusalOf(services, request, error));
   registerJsonBodyParser(app);
   registerDrain(app);
   await registerScope(app, services, 'operator', [registerHealthRoutes, registerMetricsRoute]);

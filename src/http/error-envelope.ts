@@ -1,15 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
 import { bodyTooLargeError, sendWhileDraining } from './body-limit.js';
-import { validationError } from './validation-message.js';
-import type { RefusalRecorder } from './refusal-record.js';
+import { validationError } from '../dialects/shared/validation-message.js';
 
 /**
  * The one place errors become HTTP replies, in the shared envelope of spec 02 (or a route's dialect
  * envelope carrying the same members, see `errorBody`); refusals are first handed to
  * `recordRefusal` (which decides which of them become generation records).
  */
-export function registerErrorEnvelope(app: FastifyInstance, recordRefusal?: RefusalRecorder): void {
+export function registerErrorEnvelope(app: FastifyInstance, recordRefusal?: (request: FastifyRequest, error: GatewayError) => Promise<void>): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const gatewayError = request.deferredRefusal ?? toGatewayError(error, request.routeOptions.bodyLimit);
     if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { assertBodyDepth } from './body-depth.js';
+import { assertBodyDepth } from '../dialects/shared/body-depth.js';
 
 /**
  * JSON bodies are read by Fastify's own parser (its default prototype-poisoning rules), then refused

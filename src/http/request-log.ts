@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { CallObserver } from '../inference/observer.js';
 import { isPlainObject } from '../core/plain-object.js';
-import { askedModel } from './refusal-record.js';
+import { askedModel } from '../inference/refusal-record.js';
 import type { RequestTrace } from './request-trace.js';
 
 /** A finished request as the metrics count it. */

@@ -6,7 +6,7 @@ import { presentedKey } from './auth.js';
 import { assignGenerationId } from './generation-id.js';
 import { isPreflight, openToBrowsers } from './cors.js';
 import { countAddress, countKey } from './rate-limit.js';
-import { refusalRecorder } from './refusal-record.js';
+import { recordRefusalOf } from './inference/http-call.js';
 import type { Services } from './services.js';
 
 /**
@@ -69,9 +69,8 @@ export async function registerScope(app: FastifyInstance, services: Services, na
       });
       // A caller who leaves while its body is being read gets no answer and no handler runs: its call
       // is recorded here as cancelled (408), as it would be at any later point.
-      const recordRefusal = refusalRecorder(services.ledger);
       scope.addHook('onRequestAbort', async (request) => {
-        if (!request.bodyRead) await recordRefusal(request, clientAbortedError());
+        if (!request.bodyRead) await recordRefusalOf(services, request, clientAbortedError());
       });
     }
     for (const register of registrars) await register(scope, services);

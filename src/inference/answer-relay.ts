@@ -6,9 +6,8 @@ import { speechAdapterFor } from '../upstream/speech-adapter.js';
 import { transportFailure } from '../upstream/transport.js';
 import { attemptSignal } from './call.js';
 import type { Answer } from './executor.js';
-import { answeredBy, firstContentMs, markEndedEarly, recordServed, startOutcome } from './outcome.js';
+import { CallState } from './call-state.js';
 import type { PreparedInference } from './prepare.js';
-import { settleOrLog, settleUnanswered } from './settlement.js';
 import { recordAnswer } from './endpoint-samples.js';
 import type { InferenceServices } from './services.js';
 
@@ -33,7 +32,7 @@ export async function* answerRelay(
   options: { serviceVoice?: string } = {},
 ): AsyncGenerator<RelayPart> {
   const { request } = prepared;
-  const outcome = startOutcome(prepared, true);
+  const state = new CallState(prepared, true);
   const upstream = attemptSignal(prepared.call);
   const { observer } = prepared.call;
   let opened = false;
@@ -42,10 +41,10 @@ export async function* answerRelay(
     try {
       answer = await services.executor.relay(request, prepared.plan, upstream.signal, speechAdapterFor);
     } catch (error) {
-      return await settleUnanswered(services, prepared, outcome, error);
+      return await state.settleUnanswered(services, error);
     }
-    answeredBy(services.samples, outcome, prepared, answer);
-    outcome.firstContentAt = Date.now();
+    state.answered(services.samples, answer);
+    state.contentAt(Date.now());
     const provider = answer.attempt.endpoint.provider.name;
     observer.streamOpened();
     opened = true;
@@ -59,8 +58,8 @@ export async function* answerRelay(
       },
     };
     const failure = yield* relayBody(answer.events, prepared.call.signal);
-    const endedEarly = markEndedEarly(outcome, prepared);
-    if (failure && !endedEarly) outcome.error = failureToError(failure, provider);
+    const endedEarly = state.endedEarly();
+    if (failure && !endedEarly) state.failed(failureToError(failure, provider));
     recordAnswer(services.samples, {
       endpointId: answer.attempt.endpoint.id,
       startedAt: answer.startedAt,
@@ -68,15 +67,14 @@ export async function* answerRelay(
       tokenStream: false,
       end: endedEarly ? 'cut' : failure ? 'failed' : 'complete',
     });
-    outcome.finishReason = outcome.error && !outcome.cancelled ? 'error' : 'stop';
-    const charged = outcome.error === undefined || outcome.cancelled === true;
-    const cost = await settleOrLog(services, prepared, outcome, charged ? priceCharacters : chargeNothing);
-    recordServed(services.state, outcome);
-    if (outcome.cancelled) return;
-    if (outcome.error || cost === undefined) yield { type: 'broken' };
+    state.endedWith({ finishReason: state.error && !state.cancelled ? 'error' : 'stop' });
+    const charged = state.error === undefined || state.cancelled;
+    const cost = await state.settle(services, charged ? priceCharacters : chargeNothing);
+    if (state.cancelled) return;
+    if (state.error || cost === undefined) yield { type: 'broken' };
   } finally {
     upstream.release();
-    if (opened) observer.streamClosed(firstContentMs(outcome));
+    if (opened) observer.streamClosed(state.firstContentMs);
   }
 }
 

@@ -1,18 +1,16 @@
 import type { CoreEvent } from '../core/events.js';
 import { failureToError } from '../core/failure-error.js';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
-import type { GenerationOutcome } from '../billing/settlement.js';
 import { AnswerMeter } from '../core/answer-meter.js';
 import { visibleToCaller } from '../core/caller-view.js';
 import { honouredMembers } from './honoured.js';
 import type { DialectBinding, DialectStreamWriter } from '../dialects/shared/dialect-binding.js';
 import { AllAttemptsFailed, type Answer } from './executor.js';
 import { attemptSignal } from './call.js';
-import { answeredBy, closeOutcome, firstContentMs, markEndedEarly, recordServed, replyMeta, startOutcome, unansweredError } from './outcome.js';
+import { CallState, unrecordedError } from './call-state.js';
 import type { PreparedInference } from './prepare.js';
 import type { WholeReply } from './reply.js';
 import { cutByRestartError } from './restart.js';
-import { settleOrLog, unrecordedError } from './settlement.js';
 import type { InferenceServices } from './services.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
 import { recordAnswer } from './endpoint-samples.js';
@@ -39,7 +37,7 @@ export type StreamPart =
  * is checkpointed as it goes, so that a crash of the instance bills it too.
  */
 export async function* answerStream(services: InferenceServices, prepared: PreparedInference, dialect: DialectBinding): AsyncGenerator<StreamPart> {
-  const outcome = startOutcome(prepared, true);
+  const state = new CallState(prepared, true);
   const upstream = attemptSignal(prepared.call);
   const { observer } = prepared.call;
   let opened = false;
@@ -48,24 +46,24 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     try {
       answer = await services.executor.stream(prepared.request, prepared.plan, upstream.signal);
     } catch (error) {
-      outcome.error = error instanceof AllAttemptsFailed ? unansweredError(services.samples, outcome, error, prepared)
-        : prepared.call.restart.aborted ? cutByRestartError() : internalError(services, error);
-      await settleOrLog(services, prepared, outcome);
-      yield refusedPart(outcome.error, dialect, prepared);
+      const refusal = error instanceof AllAttemptsFailed ? state.unanswered(services.samples, error)
+        : state.failedBeforeAnswer(prepared.call.restart.aborted ? cutByRestartError() : internalError(services, error));
+      await state.settle(services);
+      yield refusedPart(refusal, dialect, prepared);
       return;
     }
-    answeredBy(services.samples, outcome, prepared, answer);
-    const meta = replyMeta(prepared, answer.attempt);
+    state.answered(services.samples, answer);
+    const meta = state.replyMeta(answer.attempt);
     observer.streamOpened();
     opened = true;
     yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
     const writer = dialect.createStreamWriter(meta, prepared.request);
     const meter = new AnswerMeter();
-    const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: outcome.generationId, endpointId: answer.attempt.endpoint.id, meter });
+    const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: prepared.call.generationId, endpointId: answer.attempt.endpoint.id, meter });
     const opening = writer.open();
     if (opening.length > 0) yield { type: 'text', text: opening };
     const context: StepContext = {
-      writer, meter, outcome, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal,
+      writer, meter, state, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal,
       toolCalls: ToolCallCheck.of(prepared.request), upstreamFailed: false,
     };
     // Leaving the loop early (`break`) ends the provider's stream as well.
@@ -75,37 +73,36 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
       if (text.length > 0) yield { type: 'text', text };
       checkpoint.delivered();
     }
-    const endedEarly = prepared.call.signal.aborted || (outcome.error !== undefined && prepared.call.restart.aborted);
+    const endedEarly = prepared.call.signal.aborted || (state.error !== undefined && prepared.call.restart.aborted);
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
-    if (endedEarly) markEndedEarly(outcome, prepared);
-    await closeOutcome(outcome, meter, outcome.error !== undefined);
+    if (endedEarly) state.endedEarly();
+    await state.ended(meter, state.error !== undefined);
     recordAnswer(services.samples, {
       endpointId: answer.attempt.endpoint.id,
       startedAt: answer.startedAt,
       endedAt: Date.now(),
       firstContentAt: meter.firstContentAt,
       tokenStream: true,
-      completionTokens: outcome.usage?.completionTokens,
+      completionTokens: state.outcome.usage?.completionTokens,
       finish: meter.finish,
       end: endedEarly ? 'cut' : context.upstreamFailed ? 'failed' : 'complete',
       toolCall: context.toolCalls?.outcome(toolContractOf(prepared.request) !== undefined),
     });
-    const cost = await settleOrLog(services, prepared, outcome);
-    recordServed(services.state, outcome);
-    if (outcome.cancelled) return;
+    const cost = await state.settle(services);
+    if (state.cancelled) return;
     const honoured = honouredMembers(prepared.request, answer.attempt);
-    const failure = outcome.error ?? (cost === undefined ? unrecordedError() : undefined);
-    yield { type: 'text', text: failure ? writer.fail(failure) : writer.finish({ usage: outcome.usage, cost: cost ?? 0, honoured }) };
+    const failure = state.error ?? (cost === undefined ? unrecordedError() : undefined);
+    yield { type: 'text', text: failure ? writer.fail(failure) : writer.finish({ usage: state.outcome.usage, cost: cost ?? 0, honoured }) };
   } finally {
     upstream.release();
-    if (opened) observer.streamClosed(firstContentMs(outcome));
+    if (opened) observer.streamClosed(state.firstContentMs);
   }
 }
 
 interface StepContext {
   writer: DialectStreamWriter;
   meter: AnswerMeter;
-  outcome: GenerationOutcome;
+  state: CallState;
   provider: string;
   refuse: DialectBinding['refuseOutput'];
   /** The caller's signal: once aborted nothing more is written. */
@@ -124,9 +121,9 @@ const ENDED = Symbol('ended');
  * stops here. Kept synchronous so each frame costs no generator hop of its own.
  */
 function translate(event: CoreEvent, context: StepContext): string | typeof ENDED {
-  const { writer, outcome } = context;
+  const { writer, state } = context;
   if (event.type === 'error') {
-    outcome.error = failureToError(event.failure, context.provider);
+    state.failed(failureToError(event.failure, context.provider));
     context.upstreamFailed = true;
     return ENDED;
   }
@@ -134,11 +131,11 @@ function translate(event: CoreEvent, context: StepContext): string | typeof ENDE
   context.toolCalls?.observe(event);
   const refusal = context.refuse?.(event);
   if (refusal) {
-    outcome.error = refusal;
+    state.failed(refusal);
     return ENDED;
   }
   if (context.signal.aborted) return ENDED;
-  return visibleToCaller(event, outcome.request) ? writer.write(event) : '';
+  return visibleToCaller(event, state.prepared.request) ? writer.write(event) : '';
 }
 
 function refusedPart(error: GatewayError, dialect: DialectBinding, prepared: PreparedInference): StreamPart {

@@ -5,10 +5,9 @@ import { AnswerMeter } from '../core/answer-meter.js';
 import { visibleToCaller } from '../core/caller-view.js';
 import type { DialectBinding } from '../dialects/shared/dialect-binding.js';
 import { attemptSignal } from './call.js';
-import { answeredBy, closeOutcome, recordServed, replyMeta, startOutcome } from './outcome.js';
+import { CallState } from './call-state.js';
 import type { PreparedInference } from './prepare.js';
 import { servedReply, type WholeReply } from './reply.js';
-import { settleOrRefuse, settleUnanswered } from './settlement.js';
 import { recordAnswer } from './endpoint-samples.js';
 import { ToolCallCheck } from './tool-call-check.js';
 import { toolContractOf } from '../core/tool-contract.js';
@@ -20,17 +19,17 @@ import type { InferenceServices } from './services.js';
  * charged nothing. Failures are thrown as the caller's error once recorded.
  */
 export async function answerWhole(services: InferenceServices, prepared: PreparedInference, dialect: DialectBinding): Promise<WholeReply> {
-  const outcome = startOutcome(prepared, false);
+  const state = new CallState(prepared, false);
   const upstream = attemptSignal(prepared.call);
   let answer;
   try {
     answer = await services.executor.complete(prepared.request, prepared.plan, upstream.signal);
   } catch (error) {
-    return settleUnanswered(services, prepared, outcome, error);
+    return state.settleUnanswered(services, error);
   } finally {
     upstream.release();
   }
-  answeredBy(services.samples, outcome, prepared, answer);
+  state.answered(services.samples, answer);
   const meter = new AnswerMeter();
   const toolCalls = ToolCallCheck.of(prepared.request);
   for (const event of answer.events) {
@@ -46,17 +45,13 @@ export async function answerWhole(services: InferenceServices, prepared: Prepare
     toolCall: toolCalls?.outcome(toolContractOf(prepared.request) !== undefined),
   });
   const refusal = refusedOutput(dialect, answer.events);
-  if (refusal) {
-    outcome.error = refusal;
-    outcome.refused = true;
-  }
-  await closeOutcome(outcome, meter, false);
-  const cost = await settleOrRefuse(services, prepared, outcome);
-  recordServed(services.state, outcome);
+  if (refusal) state.failed(refusal, true);
+  await state.ended(meter, false);
+  const cost = await state.settleOrRefuse(services);
   if (refusal) throw refusal;
   const collected = collectReply(answer.events.filter((event) => visibleToCaller(event, prepared.request)));
-  const meta = replyMeta(prepared, answer.attempt);
-  return servedReply(meta.provider, dialect.encodeReply(collected, meta, { usage: outcome.usage, cost }, prepared.request));
+  const meta = state.replyMeta(answer.attempt);
+  return servedReply(meta.provider, dialect.encodeReply(collected, meta, { usage: state.outcome.usage, cost }, prepared.request));
 }
 
 /** The dialect's refusal of the first answer part it cannot carry, if any. */

@@ -1,5 +1,6 @@
 import type { KeyContext } from '../accounts/types.js';
 import { GatewayError } from '../core/errors.js';
+import type { PhaseListener } from './call-state.js';
 import type { CallObserver } from './observer.js';
 
 /** One request as the pipeline runs it: who asks, under which generation id, and what ends it early. */
@@ -12,6 +13,8 @@ export interface InferenceCall {
   restart: AbortSignal;
   /** Told of the call's refusal, attempts and stream (the request log, the metrics). */
   observer: CallObserver;
+  /** Told of each phase the call enters once held (a batch records its requests' states by it). */
+  onPhase?: PhaseListener;
 }
 
 /** A signal for the upstream work of a call: aborted by the caller leaving or by the restart. */

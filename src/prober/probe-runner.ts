@@ -5,13 +5,9 @@ import { GatewayError } from '../core/errors.js';
 import { newGenerationId } from '../core/generation-id.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { endpointTags } from '../core/planner/provider-rules.js';
-import { chatDialect } from '../dialects/chat/binding.js';
-import { decodeChatRequest } from '../dialects/chat/decode.js';
-import type { ChatRequestBody } from '../dialects/chat/schema.js';
-import { answerStream } from '../inference/answer-stream.js';
-import { answerWhole } from '../inference/answer-whole.js';
 import type { InferenceCall } from '../inference/call.js';
-import { prepareInference } from '../inference/prepare.js';
+import { DIALECTS } from '../inference/dialects.js';
+import { runInference } from '../inference/run-inference.js';
 import type { InferenceServices } from '../inference/services.js';
 import { PROBE_KEY } from './probe-key.js';
 import type { Probe, ProbeReply } from './probe.js';
@@ -44,12 +40,11 @@ export async function runProbe(services: ProbeServices, target: ProbeTarget, pro
   const observer = new ProbeObserver(services.attempts);
   const call: InferenceCall = { key: PROBE_KEY, generationId: newGenerationId(), signal, restart: signal, observer };
   try {
-    // the probes' bodies are valid chat requests (test/unit/prober/checks.test.ts holds them to the route's schema)
-    const request = decodeChatRequest(body as ChatRequestBody, {});
-    const prepared = await prepareInference(services, call, request, { verdicts: presumedKept(endpoint, services.state.verdicts.probeVersion) });
-    if (!request.stream) return { kind: 'answer', body: (await answerWhole(services, prepared, chatDialect)).body };
+    const answer = await runInference(services, call, DIALECTS.chat, body, {}, { verdicts: presumedKept(endpoint, services.state.verdicts.probeVersion) });
+    if (answer.type === 'whole') return { kind: 'answer', body: answer.reply.body };
+    if (answer.type !== 'stream') throw new Error(`a chat probe answered ${answer.type}`);
     let text = '';
-    for await (const part of answerStream(services, prepared, chatDialect)) {
+    for await (const part of answer.parts) {
       if (part.type === 'text') text += part.text;
       if (part.type === 'refused') return failed(part.reply.status, messageOf(part.reply.body), observer);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from '../../src/http/body-depth.js';
+import { MAX_BODY_DEPTH } from '../../src/dialects/shared/body-depth.js';
 import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
 
 const SPEECH = { input_modalities: ['text'], output_modalities: ['speech'], supported_parameters: [], speech_envelope: { voices: ['alloy'], codecs: ['mp3'] } };

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ChatRequestSchema, type ChatRequestBody } from '../../dialects/chat/schema.js';
-import { decodeChatRequest } from '../../dialects/chat/decode.js';
-import { chatDialect } from '../../dialects/chat/binding.js';
 import type { Services } from '../services.js';
+import { DIALECTS } from '../../inference/dialects.js';
 import { inferenceRoute } from './inference-route.js';
 import { CHAT_STREAM_EVENTS, ChatCompletionSchema } from '../../dialects/chat/reply-schema.js';
 import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
@@ -10,14 +8,12 @@ import { wholeOrStreamed } from '../openapi/route-answers.js';
 import { TAGS } from '../openapi/tags.js';
 
 export function registerChatRoute(app: FastifyInstance, services: Services): void {
-  inferenceRoute<ChatRequestBody>(app, services, {
+  inferenceRoute(app, services, {
     url: '/chat/completions',
     summary: 'Chat completion, optionally streamed',
     operationId: 'createChatCompletion',
     tag: TAGS.completions,
-    bodySchema: ChatRequestSchema,
     answers: { success: { 200: wholeOrStreamed(ChatCompletionSchema, 'The chat completion', CHAT_STREAM_EVENTS) }, errors: INFERENCE_REFUSALS },
-    decode: (body, headers) => decodeChatRequest(body, headers),
-    dialect: chatDialect,
+    dialect: DIALECTS.chat,
   });
 }

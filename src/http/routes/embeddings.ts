@@ -2,12 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { embeddingsModelRecords } from '../../catalogue/listing/embeddings-models.js';
 import { refuseQuery } from '../../catalogue/listing/model-query.js';
-import type { EmbeddingsAsk, EmbeddingsResult } from '../../core/embeddings.js';
-import { decodeEmbeddingsRequest } from '../../dialects/embeddings/decode.js';
-import { EmbeddingsRequestSchema, type EmbeddingsRequestBody } from '../../dialects/embeddings/schema.js';
-import { embeddingsOperation } from '../../inference/operations/embeddings.js';
 import type { Services } from '../services.js';
-import { operationRoute } from './operation-route.js';
+import { DIALECTS } from '../../inference/dialects.js';
+import { inferenceRoute } from './inference-route.js';
 import { EmbeddingsReplySchema } from '../../dialects/embeddings/reply-schema.js';
 import { ModelSummarySchema } from '../../catalogue/model-summary-schema.js';
 import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
@@ -31,14 +28,12 @@ export function registerEmbeddingsModelsRoute(app: FastifyInstance, services: Pi
 
 /** POST /embeddings. */
 export function registerEmbeddingsRoute(app: FastifyInstance, services: Services): void {
-  operationRoute<EmbeddingsRequestBody, EmbeddingsAsk, EmbeddingsResult>(app, services, {
+  inferenceRoute(app, services, {
     url: '/embeddings',
     summary: 'Vectors for text, token arrays or multimodal items',
     operationId: 'createEmbeddings',
     tag: TAGS.embeddings,
-    bodySchema: EmbeddingsRequestSchema,
     answers: { success: { 200: inferenceReply(EmbeddingsReplySchema, 'One vector per input') }, errors: INFERENCE_REFUSALS },
-    decode: decodeEmbeddingsRequest,
-    operation: embeddingsOperation,
+    dialect: DIALECTS.embeddings,
   });
 }

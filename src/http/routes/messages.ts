@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { MessagesRequestSchema, CountTokensRequestSchema, type CountTokensRequestBody, type MessagesRequestBody } from '../../dialects/messages/schema.js';
-import { decodeMessagesRequest } from '../../dialects/messages/decode.js';
+import { CountTokensRequestSchema, type CountTokensRequestBody } from '../../dialects/messages/schema.js';
 import { decodeConversation } from '../../dialects/messages/conversation.js';
 import { decodeTools } from '../../dialects/messages/tools.js';
 import { resolveModels } from '../../core/planner/model-resolution.js';
 import { estimatePromptTokens } from '../../core/token-estimate.js';
-import { messagesDialect } from '../../dialects/messages/binding.js';
 import { messagesErrorBody } from '../../dialects/messages/error-body.js';
 import type { Services } from '../services.js';
-import { dropNullMembers } from '../null-members.js';
+import { dropNullMembers } from '../../dialects/shared/null-members.js';
+import { DIALECTS } from '../../inference/dialects.js';
 import { inferenceRoute } from './inference-route.js';
 import { CountTokensReplySchema, MESSAGES_STREAM_EVENTS, MessageReplySchema, MessagesErrorSchema } from '../../dialects/messages/reply-schema.js';
 import { BODY_REFUSALS, INFERENCE_REFUSALS } from '../openapi/error-replies.js';
@@ -21,19 +20,17 @@ import { TAGS } from '../openapi/tags.js';
  * for the Anthropic API can branch on `error.type`.
  */
 export function registerMessagesRoutes(app: FastifyInstance, services: Services): void {
-  inferenceRoute<MessagesRequestBody>(app, services, {
+  inferenceRoute(app, services, {
     url: '/messages',
     summary: 'Messages dialect completion, optionally streamed',
     operationId: 'createMessage',
     tag: TAGS.messages,
-    bodySchema: MessagesRequestSchema,
     answers: {
       success: { 200: wholeOrStreamed(MessageReplySchema, 'The message', MESSAGES_STREAM_EVENTS) },
       errors: [...INFERENCE_REFUSALS, 422],
       errorBody: MessagesErrorSchema,
     },
-    decode: (body, headers) => decodeMessagesRequest(body, headers),
-    dialect: messagesDialect,
+    dialect: DIALECTS.messages,
   });
   registerCountTokensRoute(app, services);
 }

@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import multipart, { type MultipartFile } from '@fastify/multipart';
-import { resolveModels } from '../../core/planner/model-resolution.js';
-import { resolveVoice } from '../../core/speech-voice.js';
 import { SPEECH_LIMITS } from '../../core/speech.js';
-import { SpeechRequestSchema, type SpeechRequestBody } from '../../dialects/speech/schema.js';
-import { decodeSpeechRequest, sampleTooLarge } from '../../dialects/speech/decode.js';
+import { SpeechRequestSchema } from '../../dialects/speech/schema.js';
+import { sampleTooLarge } from '../../dialects/speech/decode.js';
 import { multipartToBody } from '../../dialects/speech/multipart-body.js';
 import { multipartFailure } from '../../dialects/speech/multipart-errors.js';
-import { dropNullMembers } from '../null-members.js';
-import { assertBodyDepth } from '../body-depth.js';
-import { answerRelay } from '../../inference/answer-relay.js';
-import { prepareCall } from '../inference/prepared-call.js';
-import { writeRelay } from '../inference/write-relay.js';
+import { DIALECTS } from '../../inference/dialects.js';
+import { inferenceRoute } from './inference-route.js';
 import type { Services } from '../services.js';
 import { refuseQuery } from '../../catalogue/listing/model-query.js';
 import { speechModelRecords } from '../../catalogue/listing/speech-models.js';
@@ -57,41 +52,22 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
     scope.setErrorHandler((error, request) => {
       throw request.isMultipart() ? multipartFailure(error) : error;
     });
-    scope.post('/audio/speech', {
-      schema: {
-        operationId: 'createSpeech',
-        summary: 'Text to audio',
-        tags: [TAGS.speech],
-        body: SpeechRequestSchema,
-        answers: {
-          success: { 200: mediaReply(SPEECH_REPLY_TYPES, 'The encoded audio as `response_format` asks, relayed as it arrives, without Content-Length', SERVICE_VOICE) },
-          errors: INFERENCE_REFUSALS,
-          requestBody: {
-            'application/json': { schema: SpeechRequestSchema },
-            'multipart/form-data': { schema: SpeechFormSchema },
-          },
+    inferenceRoute(scope, services, {
+      url: '/audio/speech',
+      summary: 'Text to audio',
+      operationId: 'createSpeech',
+      tag: TAGS.speech,
+      answers: {
+        success: { 200: mediaReply(SPEECH_REPLY_TYPES, 'The encoded audio as `response_format` asks, relayed as it arrives, without Content-Length', SERVICE_VOICE) },
+        errors: INFERENCE_REFUSALS,
+        requestBody: {
+          'application/json': { schema: SpeechRequestSchema },
+          'multipart/form-data': { schema: SpeechFormSchema },
         },
       },
-      config: { generationId: 'record' },
+      dialect: DIALECTS.speech,
       preValidation: async (request) => {
-        if (request.isMultipart()) {
-          request.body = multipartToBody((request.body ?? {}) as Record<string, unknown>);
-          assertBodyDepth(request.body);
-        }
-        else dropNullMembers(request.body);
-      },
-      handler: async (request, reply) => {
-        const core = decodeSpeechRequest(request.body as SpeechRequestBody, request.headers);
-        const ask = core.speech;
-        const [resolved] = resolveModels(services.catalogue.current(), core.models);
-        const voice = resolved && ask ? resolveVoice(resolved.model, ask.voice, ask.sample !== undefined) : {};
-        if (ask) {
-          if (voice.voice !== undefined) ask.voice = voice.voice;
-          else delete ask.voice;
-        }
-        const prepared = await prepareCall(services, { request, reply }, core);
-        await writeRelay(reply, answerRelay(services, prepared, voice.serviceVoice !== undefined ? { serviceVoice: voice.serviceVoice } : {}));
-        return reply;
+        if (request.isMultipart()) request.body = multipartToBody((request.body ?? {}) as Record<string, unknown>);
       },
     });
   });

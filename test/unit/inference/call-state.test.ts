@@ -4,9 +4,8 @@ import type { KeyContext } from '../../../src/accounts/types.js';
 import { formatUsd, parseUsd } from '../../../src/billing/money.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
 import type { CoreUsage } from '../../../src/core/events.js';
-import { startOutcome } from '../../../src/inference/outcome.js';
+import { CallState } from '../../../src/inference/call-state.js';
 import { prepareInference } from '../../../src/inference/prepare.js';
-import { settleOrLog } from '../../../src/inference/settlement.js';
 import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
 import { MemoryOverrunCounter } from '../../../src/stats/overrun-counter.js';
 import { chatCatalogue, endpoint } from '../../fixtures/planner/catalogue-yaml.js';
@@ -43,8 +42,13 @@ async function settleChat(usage: (estimate: number) => CoreUsage) {
   const catalogue = chatCatalogue(endpoint('alpha'));
   const call = { key: KEY, generationId: 'gen-1', signal: new AbortController().signal, restart: new AbortController().signal, observer: new RecordingObserver() };
   const prepared = await prepareInference({ catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger }, call, chatRequest({ maxTokens: 10 }));
-  const outcome = { ...startOutcome(prepared, false), attempt: prepared.plan.attempts[0], usage: usage(prepared.promptTokens) };
-  const usd = await settleOrLog({ ledger, logger, overruns, samples: { record: () => undefined } }, prepared, outcome);
+  const samples = { record: () => undefined };
+  const attempt = prepared.plan.attempts[0];
+  if (!attempt) throw new Error('the plan has no attempt');
+  const state = new CallState(prepared, false);
+  state.answered(samples, { attempt, events: [], failures: [], startedAt: prepared.startedAt });
+  state.endedWith({ usage: usage(prepared.promptTokens), finishReason: 'stop' });
+  const usd = await state.settle({ ledger, logger, overruns, samples, state: new LiveEndpointState() });
   return { usd, lines, overruns, record: ledger.settled[0], prepared };
 }
 
@@ -72,5 +76,19 @@ describe('settling an answer that reported more than it was held for', () => {
     expect(record?.uncollected).toBeUndefined();
     expect(overruns.read()).toEqual([]);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('the phases of a call', () => {
+  it('move only forward: settling a call whose answer has not ended is a fault, not a charge', async () => {
+    const ledger = new RecordingLedger();
+    const catalogue = chatCatalogue(endpoint('alpha'));
+    const call = { key: KEY, generationId: 'gen-1', signal: new AbortController().signal, restart: new AbortController().signal, observer: new RecordingObserver() };
+    const prepared = await prepareInference({ catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger }, call, chatRequest({ maxTokens: 10 }));
+    const state = new CallState(prepared, false);
+    const services = { ledger, logger: pino({ level: 'silent' }), overruns: new MemoryOverrunCounter(), samples: { record: () => undefined }, state: new LiveEndpointState() };
+    await expect(state.settle(services)).rejects.toThrow('gen-1: settled after held');
+    expect(ledger.settled).toEqual([]);
+    expect(state.phase).toBe('held');
   });
 });

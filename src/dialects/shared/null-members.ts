@@ -1,4 +1,4 @@
-import { isPlainObject } from '../core/plain-object.js';
+import { isPlainObject } from '../../core/plain-object.js';
 
 /** Members whose contents are the caller's own documents (schemas, opaque maps): never rewritten. */
 const OPAQUE_MEMBERS = new Set(['metadata', 'response_format', 'tools', 'logit_bias', 'text', 'state', 'questions', 'documents']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldPath, validationError } from '../../../src/http/validation-message.js';
+import { fieldPath, validationError } from '../../../src/dialects/shared/validation-message.js';
 
 describe('validation messages name the field', () => {
   it('renders JSON pointers as member paths', () => {

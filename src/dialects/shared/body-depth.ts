@@ -1,4 +1,4 @@
-import { invalidRequest } from '../core/errors.js';
+import { invalidRequest } from '../../core/errors.js';
 
 /**
  * How deeply a request body may nest objects and arrays; the body itself is level 1. Generous for any

@@ -1,4 +1,4 @@
-import { GatewayError } from '../core/errors.js';
+import { GatewayError } from '../../core/errors.js';
 
 /** The subset of an ajv error that names what was wrong. */
 interface SchemaError {
