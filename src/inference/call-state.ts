@@ -5,23 +5,13 @@ import { GatewayError } from '../core/errors.js';
 import { failuresToError } from '../core/failure-error.js';
 import type { PlannedAttempt } from '../core/plan.js';
 import type { ReplyMeta } from '../dialects/shared/reply-meta.js';
-import { clientAbortedError } from './call.js';
+import { clientAbortedError, type CallPhase } from './call.js';
 import { recordFailedAttempts } from './endpoint-samples.js';
 import { AllAttemptsFailed, type Answer } from './executor.js';
 import { reportAttempts } from './observer.js';
 import type { PreparedInference } from './prepare.js';
 import { cutByRestartError } from './restart.js';
 import type { InferenceServices } from './services.js';
-
-/**
- * Where a held call is in its life: `held` (routed and funded, nothing answered yet), `answered`
- * (an endpoint's answer committed), `ended` (the answer, or the lack of one, is known in full),
- * `settled` (charged or released, and recorded). Each moves only forward.
- */
-export type CallPhase = 'held' | 'answered' | 'ended' | 'settled';
-
-/** Told of every phase a call enters, with its state (a batch records its requests' states by it). */
-export type PhaseListener = (phase: CallPhase, state: CallState) => void;
 
 /** The services a settlement uses: the ledger, the log, the overrun counter it feeds, the samples and the live state. */
 export type SettlementServices = Pick<InferenceServices, 'ledger' | 'logger' | 'overruns' | 'samples' | 'state'>;
@@ -52,7 +42,7 @@ export class CallState {
       streamed,
       startedAt: prepared.startedAt,
     };
-    prepared.call.onPhase?.('held', this);
+    prepared.call.onPhase?.('held');
   }
 
   get phase(): CallPhase {
@@ -209,7 +199,7 @@ export class CallState {
     if (!(error instanceof AllAttemptsFailed)) {
       this.#phase = 'settled';
       await services.ledger.release(this.prepared.hold);
-      this.prepared.call.onPhase?.('settled', this);
+      this.prepared.call.onPhase?.('settled');
       throw error;
     }
     const refusal = this.unanswered(services.samples, error);
@@ -220,7 +210,7 @@ export class CallState {
   #enter(phase: CallPhase, from: CallPhase): void {
     if (this.#phase !== from) throw new Error(`call ${this.#outcome.generationId}: ${phase} after ${this.#phase}`);
     this.#phase = phase;
-    this.prepared.call.onPhase?.(phase, this);
+    this.prepared.call.onPhase?.(phase);
   }
 }
 

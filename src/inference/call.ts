@@ -1,6 +1,5 @@
 import type { KeyContext } from '../accounts/types.js';
 import { GatewayError } from '../core/errors.js';
-import type { PhaseListener } from './call-state.js';
 import type { CallObserver } from './observer.js';
 
 /** One request as the pipeline runs it: who asks, under which generation id, and what ends it early. */
@@ -14,8 +13,15 @@ export interface InferenceCall {
   /** Told of the call's refusal, attempts and stream (the request log, the metrics). */
   observer: CallObserver;
   /** Told of each phase the call enters once held (a batch records its requests' states by it). */
-  onPhase?: PhaseListener;
+  onPhase?: (phase: CallPhase) => void;
 }
+
+/**
+ * Where a held call is in its life: `held` (routed and funded, nothing answered yet), `answered`
+ * (an endpoint's answer committed), `ended` (the answer, or the lack of one, is known in full),
+ * `settled` (charged or released, and recorded). Each moves only forward.
+ */
+export type CallPhase = 'held' | 'answered' | 'ended' | 'settled';
 
 /** A signal for the upstream work of a call: aborted by the caller leaving or by the restart. */
 export interface AttemptSignal {

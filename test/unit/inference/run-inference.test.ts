@@ -6,7 +6,7 @@ import type { CoreEvent } from '../../../src/core/events.js';
 import { GatewayError } from '../../../src/core/errors.js';
 import type { Plan } from '../../../src/core/plan.js';
 import type { CoreRequest } from '../../../src/core/request.js';
-import type { CallPhase } from '../../../src/inference/call-state.js';
+import type { CallPhase } from '../../../src/inference/call.js';
 import { DIALECTS } from '../../../src/inference/dialects.js';
 import type { Answer, InferenceExecutor } from '../../../src/inference/executor.js';
 import { runInference } from '../../../src/inference/run-inference.js';
