@@ -28,7 +28,8 @@ export function createKeyDirectory(store: Store, options: KeyDirectoryOptions = 
   const cache = options.cache ?? new KeyCache();
   const revision = options.revision ?? keyRevisionReader(store);
   return {
-    authenticate: (rawKey) => authenticate({ store, cache, revision }, rawKey, now()),
+    authenticate: (rawKey) => (rawKey === undefined || !isWellFormedKey(rawKey) ? Promise.resolve(null) : keyByHash({ store, cache, revision }, hashKey(rawKey), now())),
+    current: (hash) => keyByHash({ store, cache, revision }, hash, now()),
     inspect: async (key) => inspection(key, await readScopeUsage(store.db, { scope: 'key', id: key.keyId }, now())),
   };
 }
@@ -39,9 +40,7 @@ interface KeySources {
   revision: KeyRevisionReader;
 }
 
-async function authenticate(sources: KeySources, rawKey: string | undefined, at: Date): Promise<KeyContext | null> {
-  if (rawKey === undefined || !isWellFormedKey(rawKey)) return null;
-  const hash = hashKey(rawKey);
+async function keyByHash(sources: KeySources, hash: string, at: Date): Promise<KeyContext | null> {
   const { cache } = sources;
   cache.observe(await sources.revision());
   const hit = cache.get(hash);

@@ -53,5 +53,7 @@ export interface KeyInspection {
 export interface KeyDirectory {
   /** The key behind a raw bearer value, or null for missing/malformed/unknown/revoked/expired/suspended. */
   authenticate(rawKey: string | undefined): Promise<KeyContext | null>;
+  /** The key behind `hash` as it stands now (a batch checks its submitting key before every request), on the same terms. */
+  current(hash: string): Promise<KeyContext | null>;
   inspect(key: KeyContext): Promise<KeyInspection>;
 }

@@ -42,7 +42,7 @@ const DEMO_OPERATION_MODELS = [
 /**
  * The catalogue of the embedded demo: three providers served by the bundled simulator (two over the
  * OpenAI-compatible wire, one over the Anthropic Messages wire), four chat models (two of them
- * reasoning; demo-chat also answers typed decisions, and it and demo-fast are served by two providers
+ * reasoning; demo-chat also answers typed decisions and reads images and files, and it and demo-fast are served by two providers
  * at different prices and speeds, demo-fast free on one of them, so routing preferences and the
  * `:floor`, `:nitro` and `:free` variants choose between them), a speaking model, an embeddings model
  * and a rerank model. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
@@ -64,9 +64,9 @@ export function demoCatalogueYaml(simulatorBaseUrl: string): string {
         description: 'A demo chat model answered by the bundled provider simulator.',
         tags: ['demo'],
         endpoints: [
-          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tokens=32;tps=400;labels', prompt: '0.0000005', completion: '0.0000015' }),
+          demoEndpoint({ provider: 'sim-alpha', upstream: 'chat;tokens=32;tps=400;labels', prompt: '0.0000005', completion: '0.0000015', inputs: ['text', 'image', 'file'] }),
           // dearer and faster: `:floor` picks Sim Alpha, `:nitro` Sim Beta once both are measured
-          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tokens=32;tps=1200;labels', prompt: '0.0000008', completion: '0.000002' }),
+          demoEndpoint({ provider: 'sim-beta', upstream: 'chat;tokens=32;tps=1200;labels', prompt: '0.0000008', completion: '0.000002', inputs: ['text', 'image', 'file'] }),
         ],
       },
       {
@@ -157,6 +157,8 @@ interface DemoEndpoint {
   upstream: string;
   prompt: string;
   completion: string;
+  /** Input modalities beside text (demo-chat reads images and files, stored ones included). */
+  inputs?: string[];
 }
 
 function demoEndpoint(endpoint: DemoEndpoint): Record<string, unknown> {
@@ -166,7 +168,7 @@ function demoEndpoint(endpoint: DemoEndpoint): Record<string, unknown> {
     quantization: 'fp8',
     context_length: 131072,
     max_completion_tokens: 16384,
-    input_modalities: ['text'],
+    input_modalities: endpoint.inputs ?? ['text'],
     output_modalities: ['text'],
     supported_parameters: CHAT_PARAMETERS,
     // the simulator counts tokens with the GPT tokenizer

@@ -8,6 +8,7 @@ interface ServeOptions {
   port: string;
   host: string;
   database: string;
+  keyStore?: string;
   redis?: string;
 }
 
@@ -20,6 +21,7 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--port <n>', 'port to listen on').env('PORT').default('8080'))
     .option('--host <h>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--database <url>', 'sqlite:PATH or postgres://…').env('SWITCHYARD_DATABASE_URL').default(DEFAULT_DATABASE_URL))
+    .addOption(new Option('--key-store <url>', 'where the data keys sealing stored files live: sqlite:PATH or postgres://… (default: keys.db beside a SQLite database, else sqlite:./data/keys.db)').env('SWITCHYARD_KEY_STORE_URL'))
     .addOption(new Option('--redis <url>', 'Redis for shared rate limits (not available yet: refused)').env('SWITCHYARD_REDIS_URL'))
     .action(async (options: ServeOptions, command: Command) => {
       try {
@@ -46,6 +48,7 @@ async function serve(options: ServeOptions): Promise<void> {
     port,
     host: options.host,
     databaseUrl: options.database,
+    ...(options.keyStore !== undefined && { keyStoreUrl: options.keyStore }),
   });
   if (gateway.demoKey) {
     const note = gateway.demoKey.created ? 'new demo key' : 'demo key';

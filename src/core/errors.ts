@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   client_timeout: { status: 408, errorType: 'timeout' },
   /** The request itself did not arrive within the server's deadline (not a caller who left). */
   request_timeout: { status: 408, errorType: 'timeout' },
+  /** The resource is in a state that refuses the change (a batch already ended cannot be cancelled). */
+  conflict: { status: 409, errorType: 'conflict' },
   payload_too_large: { status: 413, errorType: 'payload_too_large' },
   headers_too_large: { status: 431, errorType: 'invalid_request' },
   unsupported_output: { status: 422, errorType: 'unsupported_output' },

@@ -33,6 +33,8 @@ import { registerAuditRoute } from './routes/audit.js';
 import { registerCreditsRoute } from './routes/credits.js';
 import { registerActivityRoute } from './routes/activity.js';
 import { registerAuthKeysCodeRoute, registerAuthKeysRoute } from './routes/auth-keys.js';
+import { registerFilesRoutes } from './routes/files.js';
+import { registerBatchRoutes } from './routes/batches.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -86,6 +88,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       registerEmbeddingsRoute,
       registerRerankRoute,
       registerModelsUserRoute,
+      registerFilesRoutes,
+      registerBatchRoutes,
     ]);
   }, { prefix: API_PREFIX });
   return app;

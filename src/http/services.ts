@@ -11,6 +11,8 @@ import type { RateLimiters } from './rate-limit.js';
 import type { RequestMetrics } from './request-log.js';
 import type { MetricsExposition, ReadinessProbe } from './operator-views.js';
 import type { Store } from '../store/store.js';
+import type { FileService } from '../files/file-service.js';
+import type { BatchService } from '../batches/batch-service.js';
 
 /** Everything the HTTP layer needs, built once at start-up (cli/serve) or by a test. */
 export interface Services extends InferenceServices {
@@ -32,6 +34,10 @@ export interface Services extends InferenceServices {
   restart: AbortSignal;
   /** The database: the account, key and audit routes read and change it through src/accounts/. */
   store: Store;
+  /** The accounts' stored files, sealed under data keys from the key store. */
+  files: FileService;
+  /** The accounts' batches; the runner beside it sends them. */
+  batches: BatchService;
 }
 
 export interface HttpSettings {

@@ -13,6 +13,7 @@ import type { InferenceCall } from './call.js';
 import type { Dialect } from './dialects.js';
 import { prepareInference } from './prepare.js';
 import { recordRefusal } from './refusal-record.js';
+import { readStoredFiles } from './stored-files.js';
 import type { WholeReply } from './reply.js';
 import type { InferenceServices } from './services.js';
 
@@ -66,6 +67,7 @@ async function admitAndHold(services: InferenceServices, asked: Asked): Promise<
   switch (dialect.kind) {
     case 'conversation': {
       const request = admitted(dialect.admit(body, headers));
+      await readStoredFiles(services.storedFiles, call.key.accountId, request);
       const prepared = await prepareInference(services, call, request, planning);
       if (request.stream) return async () => ({ type: 'stream', parts: answerStream(services, prepared, dialect.encoders) });
       return async () => ({ type: 'whole', reply: await answerWhole(services, prepared, dialect.encoders) });

@@ -6,6 +6,7 @@ import type { LiveEndpointState } from '../stats/endpoint-state.js';
 import type { SampleRecorder } from '../stats/endpoint-sample.js';
 import type { OverrunCounter } from '../stats/overrun-counter.js';
 import type { InferenceExecutor } from './executor.js';
+import type { StoredFiles } from './stored-files.js';
 
 /** Live endpoint state as the pipeline uses it: the planner's view, and what a served answer feeds. */
 export type PipelineEndpointState = EndpointStateView & Pick<LiveEndpointState, 'sessions' | 'verdicts'>;
@@ -23,4 +24,6 @@ export interface InferenceServices {
   /** Fed by every settlement whose charge was cut below the reported usage's price. */
   overruns: Pick<OverrunCounter, 'record'>;
   logger: Pick<Logger, 'error' | 'warn'>;
+  /** The accounts' stored files, which `file_id` parts name; absent, every `file_id` is unreadable (404). */
+  storedFiles?: StoredFiles;
 }

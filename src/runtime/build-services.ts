@@ -28,8 +28,14 @@ import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from '..
 import { instanceReaper } from '../cluster/instance-reaper.js';
 import { meteredLedger } from './metered-ledger.js';
 import { GatewayMetrics } from './metrics.js';
-import { catalogueCheck, databaseCheck, readinessProbe } from './readiness.js';
+import { catalogueCheck, databaseCheck, keyStoreCheck, readinessProbe } from './readiness.js';
 import { DEFAULT_RECOVERY_SETTINGS, type RecoverySettings } from './recovery-settings.js';
+import { createDatabaseBlobStore } from '../files/database-blob-store.js';
+import { FileService } from '../files/file-service.js';
+import { fileSweeper } from '../files/file-sweeper.js';
+import type { KeyStore } from '../files/key-store.js';
+import { BatchRunner } from '../batches/batch-runner.js';
+import { BatchService } from '../batches/batch-service.js';
 
 export interface ServiceInputs {
   store: Store;
@@ -44,6 +50,8 @@ export interface ServiceInputs {
   recovery?: Partial<RecoverySettings>;
   /** The measured figures' clock (default Date.now) and sync interval (default FIGURES_SYNC_MS). */
   figures?: FiguresOptions;
+  /** Stored files: the key store holding their data keys, and the largest upload (`files.max_upload_bytes`). */
+  files: { keyStore: KeyStore; maxUploadBytes: number };
 }
 
 export interface FiguresOptions {
@@ -61,6 +69,8 @@ export interface BuiltServices {
   metrics: GatewayMetrics;
   /** Aborts what is still in flight: requests end with the restart 503. */
   restart(): void;
+  /** Stops the batch runner sending; resolves once its requests in flight ended (or were cut by the restart). */
+  stopBatches(): Promise<void>;
   /** New request rates per key and per address, from the next request on (a reload's live settings). */
   setRateLimits(limits: HttpSettings['rateLimits']): void;
   /** Lets go of what the services hold open (upstream connections). */
@@ -88,6 +98,9 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   };
   // every request in flight listens for the restart (and lets go when it ends): no listener limit
   setMaxListeners(0, restart.signal);
+  const files = new FileService({ store, blobs: createDatabaseBlobStore(store), keys: inputs.files.keyStore, maxUploadBytes: inputs.files.maxUploadBytes });
+  let batchRunner: BatchRunner | undefined;
+  const batches = new BatchService({ store, files, keys: inputs.files.keyStore, onSubmitted: () => batchRunner?.wake() });
   const services: Services = {
     catalogue: inputs.catalogue,
     keys: createKeyDirectory(store, { cache: new KeyCache() }),
@@ -104,11 +117,18 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
       perAddress: meteredLimiter(limiters.perAddress, () => metrics.rateLimited('address')),
     },
     metrics,
-    readiness: readinessProbe([databaseCheck(store), catalogueCheck(inputs.catalogue)]),
+    readiness: readinessProbe([databaseCheck(store), keyStoreCheck(inputs.files.keyStore), catalogueCheck(inputs.catalogue)]),
     settings,
     restart: restart.signal,
     store,
+    files,
+    storedFiles: files,
+    batches,
   };
+  batchRunner = new BatchRunner(
+    { store, pipeline: services, keys: services.keys, dataKeys: inputs.files.keyStore, files, logger, restart: restart.signal, now: Date.now },
+    { holder: registry.identity.id, leaseMs: recovery.batchLeaseMs, pollMs: recovery.batchPollMs },
+  );
   const abandoned = createAbandonedGenerations({ store, ledger, catalogue: inputs.catalogue });
   return {
     services,
@@ -120,8 +140,11 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
       instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger }),
       holdReconciler(ledger, logger),
       figuresSync(figures, { logger, ...(inputs.figures?.syncIntervalMs !== undefined && { intervalMs: inputs.figures.syncIntervalMs }) }),
+      fileSweeper(files, inputs.files.keyStore, { logger }),
+      batchRunner,
     ],
     restart: () => restart.abort(),
+    stopBatches: () => batchRunner.stop(),
     setRateLimits: (limits) => {
       limiters.perKey.setLimit(limits.perKeyPerMinute);
       limiters.perAddress.setLimit(limits.perAddressPerMinute);

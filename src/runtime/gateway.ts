@@ -27,6 +27,7 @@ import { logMissingCredentials } from './reload-log.js';
 import { readEnvironmentSettings } from './settings-environment.js';
 import { Rollback } from './rollback.js';
 import { listen, loadConfigFile, openDatabase } from './startup-steps.js';
+import { startKeyStore } from './key-store-startup.js';
 
 /** Time after the drain grace for restart 503s to reach their callers before connections are closed. */
 const FORCE_CLOSE_MARGIN_MS = 1_000;
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   host?: string;
   port?: number;
   databaseUrl?: string;
+  /** Where the data keys of stored files live (`--key-store`; default beside the database, see files/key-store-location.ts). */
+  keyStoreUrl?: string;
   /** Where the demo key is written (demo mode only). */
   demoKeyFile?: string;
   logger?: Logger;
@@ -103,12 +106,16 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   if (simulator) rollback.push(() => simulator.close());
   const catalogue = new CatalogueStore(file?.config.catalogue ?? demoCatalogue(simulator?.url ?? ''));
   logMissingCredentials(logger, missingCredentials(catalogue.current(), env));
-  const store = await openDatabase(options.databaseUrl ?? DEFAULT_DATABASE_URL, settings['database.pool_size']);
+  const databaseUrl = options.databaseUrl ?? DEFAULT_DATABASE_URL;
+  const store = await openDatabase(databaseUrl, settings['database.pool_size']);
   rollback.push(() => store.close());
+  const keyStore = await startKeyStore({ ...(options.keyStoreUrl !== undefined && { url: options.keyStoreUrl }), databaseUrl, env, poolSize: settings['database.pool_size'], logger });
+  rollback.push(() => keyStore.close());
   const http = { ...httpSettingsFrom(settings), ...options.settings };
   const built = buildServices({
     store, catalogue, logger, settings: http, upstream: transportSettingsFrom(settings), ...(options.recovery && { recovery: options.recovery }),
     ...(options.figures && { figures: options.figures }),
+    files: { keyStore, maxUploadBytes: settings['files.max_upload_bytes'] },
   });
   rollback.push(() => built.close());
   const { services } = built;
@@ -148,18 +155,22 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
       // moment after the grace, connections still open (one that never sent a request, a stuck
       // socket) are closed so the drain always ends.
       app.drain.begin();
+      // batches stop sending too; what they have in flight gets the same grace
+      const batchesStopped = built.stopBatches();
       logger.info({ graceMs: http.drainGraceMs }, `draining: new requests get the restart 503; requests in flight have ${http.drainGraceMs} ms to finish`);
       configReload.stop();
       const grace = setTimeout(() => built.restart(), http.drainGraceMs);
       const force = setTimeout(() => app.server.closeAllConnections(), http.drainGraceMs + FORCE_CLOSE_MARGIN_MS);
       await app.drain.settled(http.drainGraceMs);
       await app.close();
+      await batchesStopped;
       clearTimeout(grace);
       clearTimeout(force);
       // the heartbeat runs while requests drain, so no other instance takes them for abandoned
       await background.stop();
       await built.close();
       await store.close();
+      await keyStore.close();
       await simulator?.close();
       logger.info('drained and stopped');
     },

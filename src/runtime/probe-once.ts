@@ -11,6 +11,8 @@ import { demoCatalogue } from './gateway.js';
 import { Rollback } from './rollback.js';
 import { readEnvironmentSettings } from './settings-environment.js';
 import { loadConfigFile, openDatabase } from './startup-steps.js';
+import { openKeyStore } from '../files/database-key-store.js';
+import { newKey } from '../files/sealing.js';
 
 export interface ProbeOnceOptions {
   /** Catalogue YAML; without one the embedded demo's catalogue, answered by a simulator started here. */
@@ -35,7 +37,11 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<CheckOutcome
     const catalogue = new CatalogueStore(file?.config.catalogue ?? demoCatalogue(simulator?.url ?? ''));
     const store = await openDatabase(options.databaseUrl, settings['database.pool_size']);
     rollback.push(() => store.close());
-    const built = buildServices({ store, catalogue, logger: options.logger, settings: httpSettingsFrom(settings), upstream: transportSettingsFrom(settings) });
+    // probes store no file: their key store lives in memory, under a key made for this run
+    const keyStore = await openKeyStore('sqlite::memory:', newKey());
+    rollback.push(() => keyStore.close());
+    const files = { keyStore, maxUploadBytes: settings['files.max_upload_bytes'] };
+    const built = buildServices({ store, catalogue, logger: options.logger, settings: httpSettingsFrom(settings), upstream: transportSettingsFrom(settings), files });
     rollback.push(() => built.close());
     const prober = buildProber({ store, services: built.services, logger: options.logger });
     await prober.refresh();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { CatalogueSource } from '../catalogue/source.js';
 import type { ReadinessProbe, ReadinessReport } from '../http/operator-views.js';
 import type { Store } from '../store/store.js';
+import type { KeyStore } from '../files/key-store.js';
 
 /** One thing an instance needs before it can serve: resolves when it is there, throws the reason when not. */
 export interface ReadinessCheck {
@@ -13,8 +14,8 @@ export interface ReadinessCheck {
 const CHECK_TIMEOUT_MS = 2_000;
 
 /**
- * Readiness as a list of named checks, all run on every probe (the database and the catalogue
- * now; the key store and Redis join the list when they exist). Ready when every check passes.
+ * Readiness as a list of named checks, all run on every probe (the database, the key store and the
+ * catalogue now; Redis joins the list when it exists). Ready when every check passes.
  */
 export function readinessProbe(checks: readonly ReadinessCheck[]): ReadinessProbe {
   return {
@@ -39,6 +40,14 @@ export function databaseCheck(store: Pick<Store, 'db'>): ReadinessCheck {
     async check() {
       await sql`SELECT 1`.execute(store.db);
     },
+  };
+}
+
+/** The key store holding the data keys of stored files answers a query. */
+export function keyStoreCheck(keys: Pick<KeyStore, 'ping'>): ReadinessCheck {
+  return {
+    name: 'key store',
+    check: () => keys.ping(),
   };
 }
 

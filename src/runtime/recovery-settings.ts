@@ -14,6 +14,10 @@ export interface RecoverySettings {
   /** How often gone instances are looked for (also once at start-up). */
   reapIntervalMs: number;
   checkpoint: CheckpointCadence;
+  /** How long an instance's claim on an account's batches lasts unrenewed: another takes the account over after it. */
+  batchLeaseMs: number;
+  /** How often the batch runner looks for accounts to take and renews its claims. */
+  batchPollMs: number;
 }
 
 export const DEFAULT_RECOVERY_SETTINGS: RecoverySettings = {
@@ -21,4 +25,6 @@ export const DEFAULT_RECOVERY_SETTINGS: RecoverySettings = {
   staleAfterMs: 20_000,
   reapIntervalMs: 5_000,
   checkpoint: DEFAULT_CHECKPOINT_CADENCE,
+  batchLeaseMs: 30_000,
+  batchPollMs: 1_000,
 };

@@ -29,6 +29,7 @@ export const SETTING_TABLE = {
   'database.pool_size': { kind: 'count', fallback: 10, env: 'SWITCHYARD_DATABASE_POOL_SIZE', live: false },
   'prober.enabled': { kind: 'flag', fallback: true, live: false },
   'prober.interval_minutes': { kind: 'count', fallback: 60, live: false },
+  'files.max_upload_bytes': { kind: 'count', fallback: 100 * 1024 * 1024, live: false },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTING_TABLE;

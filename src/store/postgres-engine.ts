@@ -19,6 +19,9 @@ export function openPostgresDialect(url: string, maxConnections = 10): PostgresD
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection the server or the network dropped: the pool discards it, and the next query
+  // opens another (or fails, and its caller answers 503). Unheard, the event would end the process.
+  pool.on('error', () => undefined);
   return new PostgresDialect({ pool: storablePool(pool) });
 }
 

@@ -242,6 +242,38 @@ export interface MigrationsTable {
   applied_at: number;
 }
 
+/** The header of one sealed blob (see migrations/0008-stored-files.ts); `chunks` is null until it is complete. */
+export interface BlobsTable {
+  id: string;
+  /** The data key sealing it, in the key store. */
+  key_id: string;
+  created_at: number;
+  expires_at: number;
+  chunks: number | null;
+  /** Plaintext bytes, once complete. */
+  bytes: number | null;
+}
+
+/** One sealed chunk of a blob: IV, ciphertext and tag. */
+export interface BlobChunksTable {
+  blob_id: string;
+  seq: number;
+  sealed: Buffer;
+}
+
+/** An account's stored file: its name for a complete blob, until it expires or is deleted. */
+export interface StoredFilesTable {
+  id: string;
+  account_id: string;
+  blob_id: string;
+  filename: string;
+  purpose: string;
+  content_type: string;
+  bytes: number;
+  created_at: number;
+  expires_at: number;
+}
+
 /** The single row whose revision advances with every change to what keys authenticate as. */
 export interface KeyRevisionTable {
   id: number;
@@ -266,4 +298,61 @@ export interface Database {
   instances: InstancesTable;
   endpoint_figures: EndpointFiguresTable;
   capability_checks: CapabilityChecksTable;
+  blobs: BlobsTable;
+  blob_chunks: BlobChunksTable;
+  stored_files: StoredFilesTable;
+  batches: BatchesTable;
+  batch_requests: BatchRequestsTable;
+  batch_leases: BatchLeasesTable;
+}
+
+/** A batch (see migrations/0009-batches.ts): what the batch object reports, and what every send needs. */
+export interface BatchesTable {
+  id: string;
+  account_id: string;
+  workspace_id: string;
+  /** The submitting key, read again before every request it sends. */
+  key_hash: string;
+  endpoint: string;
+  model: string | null;
+  status: string;
+  /** JSON: the submission's attribution headers and `provider` default, and the data key sealing its requests and replies. */
+  submission: string;
+  /** The data key sealing the batch's requests and replies, in the key store. */
+  key_id: string;
+  input_file_id: string | null;
+  created_at: number;
+  expires_at: number;
+  in_progress_at: number | null;
+  cancelling_at: number | null;
+  finalized_at: number | null;
+  total: number;
+  completed: number;
+  failed: number;
+  error_message: string | null;
+  results_file_id: string | null;
+}
+
+/** One request of a batch, in submission order, and where it stands. */
+export interface BatchRequestsTable {
+  batch_id: string;
+  seq: number;
+  id: string;
+  custom_id: string;
+  /** `queued`, `sending`, `settled` or `failed`. */
+  state: string;
+  generation_id: string | null;
+  /** The sealed body; cleared once the batch ended. */
+  body: Buffer | null;
+  /** The sealed result line; cleared once the results file holds it. */
+  result: Buffer | null;
+  /** How it counts: `completed`, `failed`, or null while it has not run. */
+  outcome: string | null;
+}
+
+/** Which instance runs an account's batches, until when. */
+export interface BatchLeasesTable {
+  account_id: string;
+  holder: string;
+  expires_at: number;
 }

@@ -1,6 +1,7 @@
 import { Kysely } from 'kysely';
 import { parseDatabaseUrl } from './database-url.js';
 import { runMigrations } from './migrator.js';
+import type { Migration } from './migrations/migration.js';
 import { openPostgresDialect } from './postgres-engine.js';
 import type { Database } from './schema.js';
 import { openSqliteEngine } from './sqlite-engine.js';
@@ -14,6 +15,8 @@ export interface OpenStoreOptions {
   migrate?: boolean;
   /** Most connections open to PostgreSQL at once (default 10; SQLite has one). */
   poolSize?: number;
+  /** The schema to bring it up to (default the gateway's own; the key store has its own list). */
+  migrations?: readonly Migration[];
 }
 
 /** Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and brings its schema up to date. */
@@ -23,7 +26,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     location.engine === 'sqlite' ? sqliteStore(location.path) : postgresStore(location.url, options.poolSize);
   if (options.migrate ?? true) {
     try {
-      await runMigrations(store);
+      await runMigrations(store, options.migrations);
     } catch (error) {
       await store.close();
       throw error;

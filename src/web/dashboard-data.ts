@@ -3,12 +3,18 @@ import { readAudit, type AuditEvent } from '../accounts/audit.js';
 import { listKeys, type ManagedKey } from '../accounts/key-management.js';
 import { usageInWindow } from '../accounts/scope-usage.js';
 import { formatUsd, type Units } from '../billing/money.js';
+import { listBatches } from '../batches/batch-rows.js';
+import { listFiles } from '../files/file-rows.js';
+import { FILE_LIFETIME_MS } from '../files/file-service.js';
 import type { Store } from '../store/store.js';
 
 /** Keys listed on the dashboard, newest first. */
 const KEYS_SHOWN = 200;
 /** Generations listed on the dashboard, newest first. */
 const GENERATIONS_SHOWN = 20;
+/** Batches and stored files listed on the dashboard, newest first. */
+const BATCHES_SHOWN = 20;
+const FILES_SHOWN = 20;
 /** Audit rows per page. */
 export const AUDIT_PAGE = 20;
 
@@ -36,6 +42,25 @@ export interface GenerationRow {
   tokens: string;
   cost: string;
   created: string;
+}
+
+/** A batch's row: its state and counts, and its results file while it exists. */
+export interface BatchRowView {
+  id: string;
+  endpoint: string;
+  status: string;
+  counts: string;
+  created: string;
+  resultsFileId: string | null;
+}
+
+/** A stored file's row. */
+export interface FileRowView {
+  id: string;
+  filename: string;
+  purpose: string;
+  size: string;
+  expires: string;
 }
 
 export interface AuditRow {
@@ -67,6 +92,8 @@ export interface DashboardView {
   accountLimit: string;
   keys: KeyRow[];
   generations: GenerationRow[];
+  batches: BatchRowView[];
+  files: FileRowView[];
   workspaces: WorkspaceRow[];
   audit: AuditRow[];
   auditNext: string | null;
@@ -86,9 +113,11 @@ export function utcTime(at: Date): string {
 export async function readDashboard(store: Store, accountId: string, auditAfter?: string, at: Date = new Date()): Promise<DashboardView | null> {
   const overview = await readAccountOverview(store, accountId, at);
   if (!overview) return null;
-  const [keys, generations, audit, people] = await Promise.all([
+  const [keys, generations, batches, files, audit, people] = await Promise.all([
     listKeys(store, accountId, { includeDisabled: true, includeManagement: true, limit: KEYS_SHOWN }, at),
     recentGenerations(store, accountId),
+    listBatches(store.db, accountId, { statuses: [], createdAfter: null, createdBefore: null, after: null, limit: BATCHES_SHOWN }),
+    listFiles(store, accountId, { limit: FILES_SHOWN, order: 'desc' }, at.getTime()),
     readAudit(store.db, accountId, { limit: AUDIT_PAGE, ...(auditAfter !== undefined && { after: auditAfter }) }),
     store.db.selectFrom('users').select(['id', 'email']).where('account_id', '=', accountId).execute(),
   ]);
@@ -104,10 +133,33 @@ export async function readDashboard(store: Store, accountId: string, auditAfter?
     accountLimit: limitText(overview.limit, overview.usage),
     keys: keys.map((key) => keyRow(key, workspaceNames, at)),
     generations,
+    batches: batches.slice(0, BATCHES_SHOWN).map((batch) => ({
+      id: batch.id,
+      endpoint: batch.endpoint,
+      status: batch.status,
+      counts: `${batch.completed} completed, ${batch.failed} failed of ${batch.total}`,
+      created: utcTime(new Date(batch.created_at)),
+      // the results file lives 48 hours after the batch ended
+      resultsFileId: batch.finalized_at !== null && batch.finalized_at + FILE_LIFETIME_MS > at.getTime() ? batch.results_file_id : null,
+    })),
+    files: files.map((file) => ({
+      id: file.id,
+      filename: file.filename,
+      purpose: file.purpose,
+      size: byteSize(file.bytes),
+      expires: utcTime(new Date(file.expiresAt)),
+    })),
     workspaces: workspaceRows(overview),
     audit: audit.events.map((event) => auditRow(event, emails)),
     auditNext: audit.nextCursor,
   };
+}
+
+/** `812 B`, `3.4 KiB`, `96.0 MiB`. */
+function byteSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 function limitText(limit: AccountOverview['limit'], usage: AccountOverview['usage']): string {

@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../core/errors.js';
 import { createKey, revokeKey } from '../accounts/accounts.js';
 import { updateKey } from '../accounts/key-management.js';
 import { formatUsd } from '../billing/money.js';
@@ -23,7 +25,8 @@ const AUDIT_CURSOR = /^aud_[0-9a-z]{1,60}$/;
 
 /**
  * `GET /dashboard`: balance and credits, the spend chart, the keys (create, disable/enable,
- * revoke, edit), recent generations, workspaces with their routing defaults, the audit trail.
+ * revoke, edit), recent generations, batches and stored files (each downloadable at
+ * `/dashboard/files/{id}`), workspaces with their routing defaults, the audit trail.
  * `POST /dashboard/keys` creates a key and shows it once.
  */
 export function registerDashboardPages(scope: FastifyInstance, services: Services): void {
@@ -34,6 +37,23 @@ export function registerDashboardPages(scope: FastifyInstance, services: Service
       notice: Object.hasOwn(NOTICES, done) ? NOTICES[done] : null,
       auditAfter: AUDIT_CURSOR.test(after) ? after : undefined,
     });
+  });
+
+  // a stored file of the account (a batch's results among them), downloaded as it is stored
+  scope.get<{ Params: { id: string } }>('/dashboard/files/:id', { schema: { hide: true } }, async (request, reply) => {
+    const { user } = sessionOf(request);
+    let opened;
+    try {
+      opened = await services.files.read(user.accountId, request.params.id);
+    } catch (error) {
+      if (error instanceof GatewayError && error.code === 'not_found') throw pageNotFound();
+      throw error;
+    }
+    return reply
+      .header('content-type', opened.file.contentType)
+      .header('content-disposition', `attachment; filename="${opened.file.filename.replace(/[^\w.-]/g, '_')}"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(opened.content));
   });
 
   scope.post('/dashboard/keys', { schema: { hide: true } }, async (request, reply) => {

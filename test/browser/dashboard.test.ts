@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import OpenAI from 'openai';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +81,34 @@ describe.skipIf(!CHROMIUM_PRESENT)('the dashboard in chromium', () => {
     await row.getByRole('link').click();
     expect(await page.getByTestId('generation-id').textContent()).toBe(reply.id);
     expect(await page.getByTestId('generation-cost').textContent()).toMatch(/^\$0\.\d+/);
+  });
+
+  it('lists the account\'s batches with their counts and results, and its stored files with size and expiry; the results download', async () => {
+    const submitted = await fetch(`${harness.baseUrl}/batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: '/v1/chat/completions', model: 'acme/chat', requests: [{ custom_id: 'first', body: { messages: CHAT.messages } }, { custom_id: 'second', body: { messages: CHAT.messages } }] }),
+    });
+    expect(submitted.status).toBe(202);
+    const { id } = await submitted.json() as { id: string };
+    await expect.poll(async () => {
+      const batch = await fetch(`${harness.baseUrl}/batches/${id}`, { headers: { authorization: `Bearer ${harness.key}` } }).then((response) => response.json()) as { status: string };
+      return batch.status;
+    }, { timeout: 15_000 }).toBe('completed');
+    const page = await newPage();
+    await signInOnPage(page, harness.gateway.url, owner);
+    const row = page.getByRole('table', { name: 'Batches' }).getByRole('row').filter({ hasText: id });
+    expect(await row.textContent()).toContain('completed');
+    expect(await row.textContent()).toContain('2 completed, 0 failed of 2');
+    const files = page.getByRole('table', { name: 'Files' });
+    const fileRow = files.getByRole('row').filter({ hasText: `${id}_results.jsonl` });
+    expect(await fileRow.textContent()).toContain('batch_output');
+    expect(await fileRow.textContent()).toMatch(/\d+(\.\d)? (B|KiB)/);
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'results (JSONL)' }).click()]);
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { custom_id: string });
+    expect(lines.map((line) => line.custom_id)).toEqual(['first', 'second']);
+    await page.goto(`${harness.gateway.url}/dashboard/files/file-doesnotexist`);
+    expect(await page.locator('h1').textContent()).toMatch(/not found/i);
   });
 
   it('disable, enable and revoke take effect at once: 401 while disabled, served when enabled, 401 for good once revoked', async () => {

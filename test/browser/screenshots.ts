@@ -37,6 +37,15 @@ try {
   for (const [model, count] of [['acme/chat', 4], ['acme/thinker', 3]] as const) {
     for (let i = 0; i < count; i += 1) await harness.client.chat.completions.create({ model, messages: [{ role: 'user', content: `Question ${i}` }] });
   }
+  await harness.client.files.create({ file: new File(['{"prompt":"a"}\n{"prompt":"b"}\n'], 'eval-prompts.jsonl'), purpose: 'user_data' });
+  const batch = await fetch(`${harness.baseUrl}/batches`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ endpoint: '/v1/chat/completions', model: 'acme/chat', requests: ['a', 'b', 'c'].map((id) => ({ custom_id: id, body: { messages: [{ role: 'user', content: id }] } })) }),
+  }).then((response) => response.json()) as { id: string };
+  for (let status = ''; status !== 'completed'; await new Promise((resolve) => setTimeout(resolve, 100))) {
+    status = (await fetch(`${harness.baseUrl}/batches/${batch.id}`, { headers: { authorization: `Bearer ${harness.key}` } }).then((response) => response.json()) as { status: string }).status;
+  }
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const shoot = (name: string, options: { fullPage?: boolean } = {}) => page.screenshot({ path: `${OUT}${name}.png`, ...options });
@@ -52,6 +61,8 @@ try {
   await page.waitForSelector('[data-testid="spend-chart"] .uplot');
   await shoot('dashboard');
   await shoot('dashboard-full', { fullPage: true });
+  await page.getByRole('table', { name: 'Batches' }).scrollIntoViewIfNeeded();
+  await shoot('dashboard-batches');
 
   await page.getByRole('table', { name: 'Recent generations' }).getByRole('link').first().click();
   await shoot('generation');

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../../src/accounts/accounts.js';
-import { send, startHarness, type Harness, type RawReply } from '../e2e/harness.js';
+import { rawReply, send, startHarness, type Harness, type RawReply } from '../e2e/harness.js';
 import { documentSchemas, operations, reachedComponents, registeredRoutes, schemaCompiler, type OpenApiDocument, type Operation, type Response } from './openapi-document.js';
 
 /** Headers the document says are sent only in some cases. */
@@ -320,6 +320,51 @@ describe('real replies conform to the documented ones', () => {
       expect(reply.status, `${method} ${address}`).toBe(status);
       expectDocumented(method.toLowerCase(), path, reply);
     }
+  });
+
+  it('the file routes answer as documented, every member named', async () => {
+    const form = new FormData();
+    form.set('purpose', 'batch');
+    form.set('file', new Blob(['{"custom_id":"a"}\n'], { type: 'application/jsonl' }), 'a.jsonl');
+    const created = await rawReply(await fetch(`${harness.baseUrl}/files`, { method: 'POST', headers: { authorization: `Bearer ${harness.key}` }, body: form }));
+    expect(created.status).toBe(200);
+    expectDocumented('post', '/files', created, { closed: true });
+    const id = (created.json as { id: string }).id;
+    const asked: [string, string, string, number][] = [
+      ['GET', '/files', '/files', 200],
+      ['GET', '/files?limit=0', '/files', 400],
+      ['GET', `/files/${id}`, '/files/{id}', 200],
+      ['GET', '/files/file-unknown', '/files/{id}', 404],
+      ['GET', '/files/file-unknown/content', '/files/{id}/content', 404],
+      ['DELETE', `/files/${id}`, '/files/{id}', 200],
+    ];
+    for (const [method, address, path, status] of asked) {
+      const reply = await send(harness, { method, path: address });
+      expect(reply.status, `${method} ${address}`).toBe(status);
+      expectDocumented(method.toLowerCase(), path, reply, { closed: status === 200 });
+    }
+  });
+
+  it('the batch routes answer as documented, every member named, results inline included', async () => {
+    const submitted = await send(harness, { path: '/batches', body: { endpoint: '/v1/chat/completions', requests: [{ custom_id: 'a', body: chat }, { custom_id: 'b', body: { ...chat, temperature: 'warm' } }] } });
+    expect(submitted.status).toBe(202);
+    expectDocumented('post', '/batches', submitted, { closed: true });
+    const id = (submitted.json as { id: string }).id;
+    await expect.poll(async () => ((await send(harness, { method: 'GET', path: `/batches/${id}` })).json as { status: string }).status, { timeout: 15_000 }).toBe('completed');
+    const asked: [string, string, string, number][] = [
+      ['GET', `/batches/${id}`, '/batches/{id}', 200],
+      ['GET', '/batches?limit=1', '/batches', 200],
+      ['GET', '/batches?limit=0', '/batches', 400],
+      ['GET', '/batches/batch_unknown', '/batches/{id}', 404],
+      ['POST', `/batches/${id}/cancel`, '/batches/{id}/cancel', 409],
+      ['POST', '/batches/batch_unknown/cancel', '/batches/{id}/cancel', 404],
+    ];
+    for (const [method, address, path, status] of asked) {
+      const reply = await send(harness, { method, path: address });
+      expect(reply.status, `${method} ${address}`).toBe(status);
+      expectDocumented(method.toLowerCase(), path, reply, { closed: status === 200 });
+    }
+    expectDocumented('post', '/batches', await send(harness, { path: '/batches', body: { endpoint: '/v1/embeddings', requests: [] } }));
   });
 
   it('a refused key answers as documented', async () => {

@@ -42,6 +42,8 @@ export interface HarnessOptions {
   env?: NodeJS.ProcessEnv;
   /** The gateway's database (default in-memory SQLite). */
   databaseUrl?: string;
+  /** The gateway's key store (default in memory, under a master key made for the process: nothing written to disk). */
+  keyStoreUrl?: string;
   /** The gateway's logger (default silent). */
   logger?: Logger;
   /** Fields replacing or adding to the test providers' own, by provider slug. */
@@ -115,6 +117,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     configPath,
     port: 0,
     databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
+    keyStoreUrl: options.keyStoreUrl ?? 'sqlite::memory:',
     logger: options.logger ?? pino({ level: 'silent' }),
     settings: options.settings ?? {},
     ...(options.env && { env: options.env }),

@@ -66,10 +66,10 @@ describe('health', () => {
     expect(reply.headers.get('x-ratelimit-limit')).toBeNull();
   });
 
-  it('/readyz answers 200 when the database answers and the catalogue is loaded, naming each check', async () => {
+  it('/readyz answers 200 when the database and the key store answer and the catalogue is loaded, naming each check', async () => {
     const reply = await atRoot(harness, '/readyz');
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ status: 'ok', checks: [{ name: 'database', ok: true }, { name: 'catalogue', ok: true }] });
+    expect(reply.json).toEqual({ status: 'ok', checks: [{ name: 'database', ok: true }, { name: 'key store', ok: true }, { name: 'catalogue', ok: true }] });
   });
 
 
@@ -80,7 +80,7 @@ describe('health', () => {
       expect(reply.status).toBe(503);
       expect(reply.json).toEqual({
         status: 'unavailable',
-        checks: [{ name: 'database', ok: true }, { name: 'catalogue', ok: false, reason: 'the catalogue serves no endpoint' }],
+        checks: [{ name: 'database', ok: true }, { name: 'key store', ok: true }, { name: 'catalogue', ok: false, reason: 'the catalogue serves no endpoint' }],
       });
     } finally {
       await empty.close();
@@ -106,7 +106,7 @@ describe('while the instance drains', () => {
       expect(await atRoot(gateway, '/healthz')).toMatchObject({ status: 200, json: { status: 'ok' } });
       expect(await atRoot(gateway, '/readyz')).toMatchObject({
         status: 503,
-        json: { status: 'unavailable', checks: [{ name: 'database', ok: true }, { name: 'catalogue', ok: true }, { name: 'drain', ok: false, reason: 'the instance is draining for a restart' }] },
+        json: { status: 'unavailable', checks: [{ name: 'database', ok: true }, { name: 'key store', ok: true }, { name: 'catalogue', ok: true }, { name: 'drain', ok: false, reason: 'the instance is draining for a restart' }] },
       });
       expect((await send(gateway, { path: '/key' })).status).toBe(503);
     } finally {
@@ -118,7 +118,7 @@ describe('while the instance drains', () => {
   it('a catalogue whose every endpoint is disabled serves nothing: /readyz 503 naming the catalogue', async () => {
     const off = await startHarness({ models: [{ id: 'acme/off', endpoints: [{ provider: 'sim-a', upstream_model: 'chat', disabled: true }] }] });
     try {
-      expect(await atRoot(off, '/readyz')).toMatchObject({ status: 503, json: { checks: [{ name: 'database', ok: true }, { name: 'catalogue', ok: false }] } });
+      expect(await atRoot(off, '/readyz')).toMatchObject({ status: 503, json: { checks: [{ name: 'database', ok: true }, { name: 'key store', ok: true }, { name: 'catalogue', ok: false }] } });
     } finally {
       await off.close();
     }
@@ -136,7 +136,7 @@ describe.each(GATEWAY_DATABASES)('/readyz on $name', (engine) => {
       expect(reply.status).toBe(503);
       expect(reply.json).toEqual({
         status: 'unavailable',
-        checks: [{ name: 'database', ok: false, reason: expect.any(String) }, { name: 'catalogue', ok: true }],
+        checks: [{ name: 'database', ok: false, reason: expect.any(String) }, { name: 'key store', ok: true }, { name: 'catalogue', ok: true }],
       });
       expect((await atRoot(gateway, '/healthz')).status).toBe(200);
     } finally {

@@ -55,6 +55,21 @@ describe('serve: a start that cannot succeed is one line naming the option, exit
     expectRefusal(outcome, /^SWITCHYARD_DATABASE_URL: cannot open postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/app: .*ECONNREFUSED/);
     expect(outcome.stderr + outcome.stdout).not.toContain('hunter2');
   }, CHILD_TIMEOUT_MS);
+
+  it('a key store that cannot be opened is refused naming --key-store, or SWITCHYARD_KEY_STORE_URL when it came from there', async () => {
+    const database = `sqlite:${join(dir, 'keys-refused.db')}`;
+    expectRefusal(await runCli(['serve', '--config', config, '--database', database, '--port', '0', '--key-store', 'mysql://h/keys']), /^--key-store: unsupported database URL/);
+    const outcome = await runCli(['serve', '--config', config, '--database', database, '--port', '0'], { env: { SWITCHYARD_KEY_STORE_URL: 'postgres://app:hunter2@127.0.0.1:1/keys' } });
+    expectRefusal(outcome, /^SWITCHYARD_KEY_STORE_URL: cannot open postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/keys: .*ECONNREFUSED/);
+    expect(outcome.stderr + outcome.stdout).not.toContain('hunter2');
+  }, CHILD_TIMEOUT_MS);
+
+  it('a malformed SWITCHYARD_MASTER_KEY is refused naming the variable, never showing it', async () => {
+    const database = `sqlite:${join(dir, 'master-refused.db')}`;
+    const outcome = await runCli(['serve', '--config', config, '--database', database, '--port', '0'], { env: { SWITCHYARD_MASTER_KEY: 'too-short-to-be-a-key' } });
+    expectRefusal(outcome, /^SWITCHYARD_MASTER_KEY: must be 32 bytes in base64/);
+    expect(outcome.stderr + outcome.stdout).not.toContain('too-short-to-be-a-key');
+  }, CHILD_TIMEOUT_MS);
 });
 
 describe('serve: SIGHUP reloads the config file', () => {

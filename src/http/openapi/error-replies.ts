@@ -9,12 +9,13 @@ const ERROR_DESCRIPTIONS = {
   402: 'Spendable balance below the credit hold, or a spend limit reached',
   404: 'No such model, route or record',
   408: 'The request did not arrive in time, or the caller left before it finished',
+  409: 'The record is in a state that refuses the change (a batch that already ended cannot be cancelled)',
   413: 'Body over the limit, or the provider rejected it as too large',
   422: 'The reply carried output this dialect cannot carry (generated audio)',
   429: 'Rate limited for the key or address (`Retry-After` says when to retry), or the provider is rate limiting',
   500: 'Fault in the service; message always `Internal server error`',
   502: 'Every eligible endpoint failed',
-  503: 'No live endpoint satisfies the request (`no_route`, with `metadata.rejections`), or the instance is restarting (`Retry-After`, `X-Should-Retry: true`)',
+  503: 'No live endpoint satisfies the request (`no_route`, with `metadata.rejections`), the instance is restarting (`Retry-After`, `X-Should-Retry: true`), or the key store sealing stored files cannot be reached (`server`, `Retry-After`; nothing was stored)',
   504: 'The provider accepted and then stopped answering',
 } as const satisfies Record<number, string>;
 

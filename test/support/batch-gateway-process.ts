@@ -1,0 +1,23 @@
+/**
+ * A gateway in a process of its own for the batch crash tests, on a database and a key store that
+ * outlive it: `node --import ./test/support/typescript-child/register.mjs
+ * test/support/batch-gateway-process.ts CONFIG DATABASE_URL KEY_STORE_URL`. Recovery settings (the
+ * batch lease and poll among them) come as JSON in SWITCHYARD_TEST_RECOVERY, the master key every
+ * instance shares in SWITCHYARD_MASTER_KEY. Logs (warnings and up) go to stderr as JSON lines; once
+ * listening it prints one JSON line `{url, instanceId, pid}` on stdout.
+ */
+import { pino } from 'pino';
+import { startGateway } from '../../src/runtime/gateway.js';
+
+const [configPath, databaseUrl, keyStoreUrl] = process.argv.slice(2);
+if (!configPath || !databaseUrl || !keyStoreUrl) throw new Error('usage: batch-gateway-process.ts CONFIG DATABASE_URL KEY_STORE_URL');
+const gateway = await startGateway({
+  configPath,
+  databaseUrl,
+  keyStoreUrl,
+  port: 0,
+  watch: false,
+  logger: pino({ level: 'warn' }, pino.destination(2)),
+  recovery: JSON.parse(process.env.SWITCHYARD_TEST_RECOVERY ?? '{}') as object,
+});
+process.stdout.write(`${JSON.stringify({ url: gateway.url, instanceId: gateway.instanceId, pid: process.pid })}\n`);
