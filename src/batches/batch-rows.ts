@@ -116,15 +116,29 @@ export async function releaseLease(store: Store, accountId: string, holder: stri
   await store.write((tx) => tx.deleteFrom('batch_leases').where('account_id', '=', accountId).where('holder', '=', holder).execute());
 }
 
-/** Up to `limit` requests of the batch in `state`, in submission order from `fromSeq`. */
-export async function requestsIn(db: Db, batchId: string, state: RequestState, fromSeq: number, limit: number): Promise<BatchRequestRow[]> {
-  return db.selectFrom('batch_requests').selectAll().where('batch_id', '=', batchId).where('state', '=', state)
-    .where('seq', '>=', fromSeq).orderBy('seq').limit(limit).execute();
+/** Requests read from the database at a time: memory stays flat however large the batch. */
+const PAGE = 64;
+
+/**
+ * The batch's requests (those in `state`, or all), in submission order, a page at a time. Each page
+ * is read when the previous one was handled, so states changed meanwhile are seen.
+ */
+export async function* requestPages(db: Db, batchId: string, state?: RequestState): AsyncGenerator<BatchRequestRow[]> {
+  for (let fromSeq = 0; ;) {
+    let select = db.selectFrom('batch_requests').selectAll().where('batch_id', '=', batchId).where('seq', '>=', fromSeq);
+    if (state !== undefined) select = select.where('state', '=', state);
+    const page = await select.orderBy('seq').limit(PAGE).execute();
+    const last = page.at(-1);
+    if (!last) return;
+    yield page;
+    fromSeq = last.seq + 1;
+  }
 }
 
-/** Every request of the batch from `fromSeq`, in submission order, `limit` at a time (the results file is written from them). */
-export async function requestPage(db: Db, batchId: string, fromSeq: number, limit: number): Promise<BatchRequestRow[]> {
-  return db.selectFrom('batch_requests').selectAll().where('batch_id', '=', batchId).where('seq', '>=', fromSeq).orderBy('seq').limit(limit).execute();
+/** Whether any request of the batch is in `state`. */
+export async function anyIn(db: Db, batchId: string, state: RequestState): Promise<boolean> {
+  const row = await db.selectFrom('batch_requests').select('seq').where('batch_id', '=', batchId).where('state', '=', state).limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Records that a queued request is being sent under `generationId`; false when it was not queued any more. */

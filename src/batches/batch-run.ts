@@ -11,7 +11,7 @@ import { runInference } from '../inference/run-inference.js';
 import type { InferenceServices } from '../inference/services.js';
 import type { Store } from '../store/store.js';
 import {
-  clearRequests, markSending, moveBatch, readBatch, recordEnded, requeue, requestPage, requestsIn,
+  anyIn, clearRequests, markSending, moveBatch, readBatch, recordEnded, requeue, requestPages,
   type BatchRequestRow, type BatchRow, type BatchStatus, type RequestOutcome,
 } from './batch-rows.js';
 import { BatchSeal } from './batch-seal.js';
@@ -22,9 +22,6 @@ import { BATCH_ENDPOINTS, type BatchEndpoint } from './submission.js';
 /** Spec 02 Limits: one reply at most 1 MiB; an account's requests in flight from batches. */
 export const REPLY_LIMIT_BYTES = 1024 * 1024;
 export const IN_FLIGHT_PER_ACCOUNT = 8;
-
-/** Requests read from the database at a time: memory stays flat however large the batch. */
-const PAGE = 64;
 
 /** How often a running batch looks again at its status (a cancel may arrive at another instance). */
 const STATUS_POLL_MS = 500;
@@ -101,22 +98,18 @@ export class BatchRun {
     } finally {
       clearInterval(watch);
     }
-    if (this.#stopped.aborted || (await requestsIn(store.db, this.#batch.id, 'sending', 0, 1)).length > 0) return 'waiting';
+    if (this.#stopped.aborted || (await anyIn(store.db, this.#batch.id, 'sending'))) return 'waiting';
     await this.#refresh();
     const status = this.#batch.status as BatchStatus;
     if (status === 'cancelling') await this.#finish('cancelled');
-    else if (this.#services.now() >= this.#batch.expires_at && (await requestsIn(store.db, this.#batch.id, 'queued', 0, 1)).length > 0) await this.#finish('expired');
+    else if (this.#services.now() >= this.#batch.expires_at && (await anyIn(store.db, this.#batch.id, 'queued'))) await this.#finish('expired');
     else await this.#finish('completed');
     return 'ended';
   }
 
   /** Sends the queued requests in order, at most 8 at once, until none is left or the batch stops. */
   async #dispatch(): Promise<void> {
-    const { store } = this.#services;
-    let fromSeq = 0;
-    for (;;) {
-      const page = await requestsIn(store.db, this.#batch.id, 'queued', fromSeq, PAGE);
-      if (page.length === 0) return;
+    for await (const page of requestPages(this.#services.store.db, this.#batch.id, 'queued')) {
       for (const request of page) {
         while (this.#inFlight.size >= IN_FLIGHT_PER_ACCOUNT) await Promise.race(this.#inFlight);
         if (this.#halted()) return;
@@ -131,7 +124,6 @@ export class BatchRun {
         }
         this.#track(this.#send(request, key));
       }
-      fromSeq = (page.at(-1)?.seq ?? fromSeq) + 1;
     }
   }
 
@@ -217,10 +209,7 @@ export class BatchRun {
    */
   async #settleTakenOver(): Promise<void> {
     const { store } = this.#services;
-    let fromSeq = 0;
-    for (;;) {
-      const page = await requestsIn(store.db, this.#batch.id, 'sending', fromSeq, PAGE);
-      if (page.length === 0) return;
+    for await (const page of requestPages(store.db, this.#batch.id, 'sending')) {
       for (const request of page) {
         const generationId = request.generation_id;
         if (generationId === null) continue;
@@ -229,28 +218,25 @@ export class BatchRun {
         if (row && BigInt(row.cost_units) > 0n) await this.#record(request, generationId, { line: lostReplyLine(request.id, request.custom_id, generationId), outcome: 'failed' });
         else await requeue(store, this.#batch.id, request.seq, generationId);
       }
-      fromSeq = (page.at(-1)?.seq ?? fromSeq) + 1;
     }
   }
 
   /** Fails every request still queued from `fromSeq` with the line `lineOf` gives, never sending them. */
   async #failRest(fromSeq: number, lineOf: (row: BatchRequestRow) => ResultLine): Promise<void> {
-    for (;;) {
-      const page = await requestsIn(this.#services.store.db, this.#batch.id, 'queued', fromSeq, PAGE);
-      if (page.length === 0) return;
-      for (const request of page) await this.#record(request, null, { line: lineOf(request), outcome: 'failed' });
+    for await (const page of requestPages(this.#services.store.db, this.#batch.id, 'queued')) {
+      for (const request of page) {
+        if (request.seq >= fromSeq) await this.#record(request, null, { line: lineOf(request), outcome: 'failed' });
+      }
     }
   }
 
   /** What the lines recorded so far take in the results file (a batch taken over continues its count). */
   async #recordedBytes(): Promise<number> {
     let bytes = 0;
-    for (let fromSeq = 0; ;) {
-      const page = await requestPage(this.#services.store.db, this.#batch.id, fromSeq, PAGE);
-      if (page.length === 0) return bytes;
+    for await (const page of requestPages(this.#services.store.db, this.#batch.id)) {
       for (const request of page) bytes += request.result ? BatchSeal.plainLength(request.result) + 1 : 0;
-      fromSeq = (page.at(-1)?.seq ?? fromSeq) + 1;
     }
+    return bytes;
   }
 
   /** Reads the batch's status again; a cancel cuts the requests in flight at once. */
@@ -282,17 +268,9 @@ export class BatchRun {
 
   /** The results file's bytes, one line per request in submission order, read a page at a time. */
   async *#lines(unsent: UnsentReason): AsyncGenerator<Uint8Array> {
-    const texts: string[] = [];
-    let fromSeq = 0;
-    for (;;) {
-      const page = await requestPage(this.#services.store.db, this.#batch.id, fromSeq, PAGE);
-      if (page.length === 0) return;
-      for (const request of page) {
-        texts.push(request.result ? this.#seal.openLine(request.seq, request.result) : JSON.stringify(unsentLine(request.id, request.custom_id, unsent)));
-      }
+    for await (const page of requestPages(this.#services.store.db, this.#batch.id)) {
+      const texts = page.map((request) => (request.result ? this.#seal.openLine(request.seq, request.result) : JSON.stringify(unsentLine(request.id, request.custom_id, unsent))));
       yield Buffer.from(`${texts.join('\n')}\n`, 'utf8');
-      texts.length = 0;
-      fromSeq = (page.at(-1)?.seq ?? fromSeq) + 1;
     }
   }
 }

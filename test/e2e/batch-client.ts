@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
+import type { BatchObject } from '../../src/batches/batch-object.js';
+import type { ResultLine } from '../../src/batches/result-line.js';
 import { parseUsd } from '../../src/billing/money.js';
 
 /** Where a batch test talks to a gateway: its API root (`…/api/v1`) and a key of the account. */
@@ -8,30 +10,11 @@ export interface BatchCaller {
   key: string;
 }
 
-/** The batch object as the routes answer it (spec 02 "Batch"). */
-export interface BatchView {
-  id: string;
-  object: string;
-  endpoint: string;
-  model: string | null;
-  status: string;
-  created_at: number;
-  expires_at: number;
-  finalized_at: number | null;
-  request_counts: { total: number; completed: number; failed: number };
-  results_file_id: string | null;
-  results: ResultLineView[] | null;
-  error: { message: string } | null;
-  [member: string]: unknown;
-}
+/** The batch object as the routes answer it (spec 02 "Batch"), its result lines as they are read back. */
+export type BatchView = Omit<BatchObject, 'results'> & { results: ResultLineView[] | null };
 
-/** One line of a batch's results (spec 02 "Batch result line"). */
-export interface ResultLineView {
-  id: string;
-  custom_id: string;
-  response: { status_code: number; request_id: string; body: Record<string, unknown> } | null;
-  error: { type: string; message: string; param: string | null; code: number | null; request_id: string | null } | null;
-}
+/** One line of a batch's results (spec 02 "Batch result line"), its reply body as JSON. */
+export type ResultLineView = ResultLine & { response: { body: Record<string, unknown> } | null };
 
 export interface BatchReply {
   status: number;

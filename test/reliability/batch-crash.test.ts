@@ -34,7 +34,7 @@ const REQUESTS = 48;
 const RECOVERY: Partial<RecoverySettings> = { batchLeaseMs: 1_500, batchPollMs: 100, heartbeatMs: 500, staleAfterMs: 600_000, reapIntervalMs: 300 };
 const MASTER_KEY = randomBytes(32).toString('base64');
 const REGISTER_TYPESCRIPT = new URL('../support/typescript-child/register.mjs', import.meta.url).pathname;
-const BATCH_GATEWAY = new URL('../support/batch-gateway-process.ts', import.meta.url).pathname;
+const BATCH_GATEWAY = new URL('./gateway-process.ts', import.meta.url).pathname;
 
 let sim: RunningSimulator;
 let dir: string;
