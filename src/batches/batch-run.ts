@@ -112,14 +112,16 @@ export class BatchRun {
     for await (const page of requestPages(this.#services.store.db, this.#batch.id, 'queued')) {
       for (const request of page) {
         while (this.#inFlight.size >= IN_FLIGHT_PER_ACCOUNT) await Promise.race(this.#inFlight);
+        // every reply in flight may take 1 MiB of the results file: wait for them while one more would not fit
+        while (this.#inFlight.size > 0 && this.#resultBytes + (this.#inFlight.size + 1) * REPLY_LIMIT_BYTES > this.#maxResultBytes) await Promise.race(this.#inFlight);
         if (this.#halted()) return;
+        if (this.#resultBytes + REPLY_LIMIT_BYTES > this.#maxResultBytes) {
+          await this.#failRest(request.seq, (row) => unsentLine(row.id, row.custom_id, 'results_full'));
+          return;
+        }
         const key = await this.#currentKey();
         if (!key) {
           await this.#failRest(request.seq, (row) => failedLine(row.id, row.custom_id, unauthenticated(), null));
-          return;
-        }
-        if (this.#resultBytes + REPLY_LIMIT_BYTES > this.#maxResultBytes) {
-          await this.#failRest(request.seq, (row) => unsentLine(row.id, row.custom_id, 'results_full'));
           return;
         }
         this.#track(this.#send(request, key));

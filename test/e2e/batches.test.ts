@@ -577,3 +577,24 @@ describe('the official openai client', () => {
     expect(((await exchange(caller, { path: '/batches' })).json as { data: unknown[] }).data).toEqual([]);
   });
 });
+
+describe('a batch whose replies would not fit one stored file', () => {
+  it('sends while a reply of 1 MiB still fits, then fails the rest results_full: unsent, uncharged, counted failed', async () => {
+    const small = await startHarness({ models: [CHAT], fileSettings: { files: { max_upload_bytes: MiB + 1500 } } });
+    try {
+      const caller = { baseUrl: small.baseUrl, key: small.key };
+      const before = small.sim.requests().length;
+      const batch = await acceptedBatch(caller, { endpoint: CHAT_ENDPOINT, requests: requestsOf(['a', 'b', 'c', 'd', 'e', 'f'].map((id) => [id, chatBody(id)] as const)) });
+      const { batch: ended, lines } = await endedWithLines(caller, batch.id);
+      const full = lines.filter((line) => line.error?.type === 'results_full');
+      expect(full.length).toBeGreaterThan(0);
+      expect(lines.slice(lines.length - full.length)).toEqual(full);
+      for (const line of full) expect(line.error).toMatchObject({ code: null, request_id: null });
+      const sent = lines.length - full.length;
+      expect(small.sim.requests().length - before).toBe(sent);
+      expect(ended).toMatchObject({ status: 'completed', request_counts: { total: 6, completed: sent, failed: full.length } });
+    } finally {
+      await small.close();
+    }
+  });
+});

@@ -50,26 +50,25 @@ class CountingExecutor implements InferenceExecutor {
   }
 }
 
-describe.each(STORE_ENGINES)('a batch taken over from an instance that died, on $name', (engine) => {
+describe.each(STORE_ENGINES)('running a batch on $name', (engine) => {
   const openStore = storeOpener(engine);
   const openKeyStore = keyStoreOpener(engine);
 
-  /** A batch of two chat requests, submitted; the first left `sending` under `generationId` as a dead instance left it. */
-  async function takenOver() {
+  /** A batch of two chat requests, submitted and taken by a gateway, on a clock the test moves. */
+  async function submitted() {
     const store = await openStore();
     const { keyStore } = await openKeyStore();
     const account = await createAccount(store, { name: 'batcher', creditsUsd: '10' });
     const keys = createKeyDirectory(store);
     const key = await keys.authenticate(account.key);
     if (!key) throw new Error('the key does not authenticate');
-    const files = new FileService({ store, blobs: createDatabaseBlobStore(store), keys: keyStore, maxUploadBytes: 10 * 1024 * 1024 });
-    const batches = new BatchService({ store, files, keys: keyStore });
+    const clock = { now: Date.now() };
+    const now = () => clock.now;
+    const files = new FileService({ store, blobs: createDatabaseBlobStore(store), keys: keyStore, maxUploadBytes: 10 * 1024 * 1024, now });
+    const batches = new BatchService({ store, files, keys: keyStore, now });
     const messages = [{ role: 'user', content: 'Hi' }];
     const submission = readSubmission({ endpoint: '/v1/chat/completions', model: 'acme/chat', requests: [{ custom_id: 'first', body: { messages } }, { custom_id: 'second', body: { messages } }] });
     const { id } = await batches.submit(key, submission, {});
-    const generationId = newGenerationId();
-    await store.write((tx) => tx.updateTable('batches').set({ status: 'in_progress' }).where('id', '=', id).execute());
-    await store.write((tx) => tx.updateTable('batch_requests').set({ state: 'sending', generation_id: generationId }).where('batch_id', '=', id).where('seq', '=', 0).execute());
     const executor = new CountingExecutor();
     const ledger = createLedger(store);
     const services = {
@@ -78,10 +77,20 @@ describe.each(STORE_ENGINES)('a batch taken over from an instance that died, on 
         catalogue: { current: () => chatCatalogue(endpoint('alpha')) }, state: new LiveEndpointState(), ledger, checkpoints: { cadence: { tokens: 1, intervalMs: 0 }, record: async () => undefined },
         executor, overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }), samples: { record: () => undefined },
       },
-      keys, dataKeys: keyStore, files, logger: pino({ level: 'silent' }), restart: new AbortController().signal, now: Date.now,
+      keys, dataKeys: keyStore, files, logger: pino({ level: 'silent' }), restart: new AbortController().signal, now,
     };
     const run = async () => new BatchRun(services, await batchRow(store, id), new AbortController().signal).run();
-    return { store, ledger, key, id, generationId, executor, run, files, accountId: account.accountId };
+    return { store, ledger, key, id, executor, run, files, batches, clock, accountId: account.accountId };
+  }
+
+  /** The same batch as a dead instance left it: in progress, its first request `sending` under `generationId`. */
+  async function takenOver() {
+    const context = await submitted();
+    const generationId = newGenerationId();
+    const { store, id } = context;
+    await store.write((tx) => tx.updateTable('batches').set({ status: 'in_progress' }).where('id', '=', id).execute());
+    await store.write((tx) => tx.updateTable('batch_requests').set({ state: 'sending', generation_id: generationId }).where('batch_id', '=', id).where('seq', '=', 0).execute());
+    return { ...context, generationId };
   }
 
   async function batchRow(store: Store, id: string): Promise<BatchRow> {
@@ -144,5 +153,26 @@ describe.each(STORE_ENGINES)('a batch taken over from an instance that died, on 
     expect(batch.status).toBe('in_progress');
     const first = await context.store.db.selectFrom('batch_requests').select(['state', 'generation_id']).where('batch_id', '=', context.id).where('seq', '=', 0).executeTakeFirst();
     expect(first).toEqual({ state: 'sending', generation_id: context.generationId });
+  });
+  it('past its 24-hour window the batch ends expired: nothing more is sent, what was not sent is listed batch_expired and counted in neither', async () => {
+    const context = await submitted();
+    context.clock.now += 24 * 60 * 60 * 1000;
+    expect(await context.run()).toBe('ended');
+    expect(context.executor.sent).toBe(0);
+    const batch = await batchRow(context.store, context.id);
+    expect(batch).toMatchObject({ status: 'expired', completed: 0, failed: 0 });
+    const lines = await resultLines(context.files, context.accountId, batch.results_file_id);
+    expect(lines.map((line) => line.error?.type)).toEqual(['batch_expired', 'batch_expired']);
+  });
+
+  it('48 hours after the batch ended its results are gone (results null, the file 404) while its status and counts remain', async () => {
+    const context = await submitted();
+    expect(await context.run()).toBe('ended');
+    const read = () => context.batches.get(context.accountId, context.id);
+    expect((await read()).results).toHaveLength(2);
+    context.clock.now += 48 * 60 * 60 * 1000;
+    const later = await read();
+    expect(later).toMatchObject({ status: 'completed', request_counts: { total: 2, completed: 2, failed: 0 }, results: null });
+    await expect(context.files.read(context.accountId, later.results_file_id ?? '')).rejects.toMatchObject({ code: 'not_found' });
   });
 });
