@@ -1,5 +1,4 @@
-import type { BatchRow } from './batch-rows.js';
-import type { SubmissionContext } from './batch-service.js';
+import type { BatchRow, SubmissionContext } from './batch-rows.js';
 
 /**
  * The batch object (spec 02 "Batch"), with OpenAI's batch members beside it where they do not

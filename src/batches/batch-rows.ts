@@ -1,8 +1,16 @@
 import type { Selectable } from 'kysely';
+import type { HeaderBag } from '../dialects/shared/request-headers.js';
 import type { Db, Store } from '../store/store.js';
 import type { BatchesTable, BatchRequestsTable } from '../store/schema.js';
 
 export type BatchRow = Selectable<BatchesTable>;
+
+/** What a batch's runner needs of a submission at every send, kept with the batch as JSON (no secret in it). */
+export interface SubmissionContext {
+  /** `X-Title` and `HTTP-Referer` of the submission: every request is attributed to them. */
+  headers: HeaderBag;
+  metadata: Record<string, string> | null;
+}
 export type BatchRequestRow = Selectable<BatchRequestsTable>;
 
 /** Spec 02 batch statuses; the last four are terminal. */

@@ -12,10 +12,9 @@ import type { InferenceServices } from '../inference/services.js';
 import type { Store } from '../store/store.js';
 import {
   anyIn, clearRequests, markSending, moveBatch, readBatch, recordEnded, requeue, requestPages,
-  type BatchRequestRow, type BatchRow, type BatchStatus, type RequestOutcome,
+  type BatchRequestRow, type BatchRow, type BatchStatus, type RequestOutcome, type SubmissionContext,
 } from './batch-rows.js';
 import { BatchSeal } from './batch-seal.js';
-import type { SubmissionContext } from './batch-service.js';
 import { answeredLine, failedLine, lostReplyLine, unsentLine, type ResultLine, type UnsentReason } from './result-line.js';
 import { BATCH_ENDPOINTS, type BatchEndpoint } from './submission.js';
 

@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 import { batchObject, type BatchObject } from './batch-object.js';
 import {
   ACTIVE_STATUSES, countActive, findBatch, insertBatch, listBatches, moveBatch,
-  type BatchListQuery, type BatchRequestRow, type BatchRow,
+  type BatchListQuery, type BatchRequestRow, type BatchRow, type SubmissionContext,
 } from './batch-rows.js';
 import { BatchSeal } from './batch-seal.js';
 import { readInputFile } from './input-file.js';
@@ -19,13 +19,6 @@ import { BATCH_ENDPOINTS, type Submission, type SubmittedRequest } from './submi
 /** Spec 02 Limits: batches waiting or running per account; the completion window. */
 export const BATCH_ACTIVE_LIMIT = 10;
 export const COMPLETION_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** What a batch's runner needs of a submission at every send, kept with the batch (no secret in it). */
-export interface SubmissionContext {
-  /** `X-Title` and `HTTP-Referer` of the submission: every request is attributed to them. */
-  headers: HeaderBag;
-  metadata: Record<string, string> | null;
-}
 
 export interface BatchServiceOptions {
   store: Store;

@@ -8,47 +8,16 @@ import { BatchService } from '../../../src/batches/batch-service.js';
 import { readSubmission } from '../../../src/batches/submission.js';
 import { generationRecord } from '../../../src/billing/generation-record.js';
 import { createLedger } from '../../../src/billing/ledger.js';
-import type { CoreEvent } from '../../../src/core/events.js';
 import { newGenerationId } from '../../../src/core/generation-id.js';
-import type { Plan } from '../../../src/core/plan.js';
-import type { CoreRequest } from '../../../src/core/request.js';
 import { createDatabaseBlobStore } from '../../../src/files/database-blob-store.js';
 import { FileService } from '../../../src/files/file-service.js';
-import type { Answer, InferenceExecutor } from '../../../src/inference/executor.js';
 import type { Store } from '../../../src/store/store.js';
 import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
 import { MemoryOverrunCounter } from '../../../src/stats/overrun-counter.js';
 import { chatCatalogue, endpoint } from '../../fixtures/planner/catalogue-yaml.js';
 import { keyStoreOpener } from '../../support/key-store-engines.js';
 import { STORE_ENGINES, storeOpener } from '../../support/store-engines.js';
-
-/** An executor answering every chat whole, counting the calls it was sent. */
-class CountingExecutor implements InferenceExecutor {
-  sent = 0;
-
-  async complete(_request: CoreRequest, plan: Plan): Promise<Answer<CoreEvent[]>> {
-    this.sent += 1;
-    const attempt = plan.attempts[0];
-    if (!attempt) throw new Error('empty plan');
-    const events: CoreEvent[] = [
-      { type: 'text.start', index: 0 },
-      { type: 'text.delta', index: 0, text: 'Hi' },
-      { type: 'text.end', index: 0 },
-      { type: 'finish', reason: 'stop', raw: 'stop' },
-      { type: 'usage', usage: { promptTokens: 3, completionTokens: 1 } },
-    ];
-    return { attempt, events, failures: [], startedAt: Date.now() };
-  }
-  stream(): never {
-    throw new Error('not scripted');
-  }
-  relay(): never {
-    throw new Error('not scripted');
-  }
-  unary(): never {
-    throw new Error('not scripted');
-  }
-}
+import { AnsweringExecutor } from '../inference/answering-executor.js';
 
 describe.each(STORE_ENGINES)('running a batch on $name', (engine) => {
   const openStore = storeOpener(engine);
@@ -69,7 +38,7 @@ describe.each(STORE_ENGINES)('running a batch on $name', (engine) => {
     const messages = [{ role: 'user', content: 'Hi' }];
     const submission = readSubmission({ endpoint: '/v1/chat/completions', model: 'acme/chat', requests: [{ custom_id: 'first', body: { messages } }, { custom_id: 'second', body: { messages } }] });
     const { id } = await batches.submit(key, submission, {});
-    const executor = new CountingExecutor();
+    const executor = new AnsweringExecutor();
     const ledger = createLedger(store);
     const services = {
       store,

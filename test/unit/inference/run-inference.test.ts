@@ -2,19 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { KeyContext } from '../../../src/accounts/types.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
-import type { CoreEvent } from '../../../src/core/events.js';
 import { GatewayError } from '../../../src/core/errors.js';
-import type { Plan } from '../../../src/core/plan.js';
-import type { CoreRequest } from '../../../src/core/request.js';
 import type { CallPhase } from '../../../src/inference/call.js';
 import { DIALECTS } from '../../../src/inference/dialects.js';
-import type { Answer, InferenceExecutor } from '../../../src/inference/executor.js';
 import { runInference } from '../../../src/inference/run-inference.js';
 import type { InferenceServices } from '../../../src/inference/services.js';
 import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
 import { MemoryOverrunCounter } from '../../../src/stats/overrun-counter.js';
 import { catalogueOf, endpoint, model } from '../../fixtures/planner/catalogue-yaml.js';
 import { RecordingObserver } from './recording-observer.js';
+import { AnsweringExecutor } from './answering-executor.js';
 
 const catalogue = catalogueOf([model('acme/chat', [endpoint('alpha')])]);
 
@@ -43,31 +40,6 @@ class RecordingLedger implements Ledger {
   }
   releaseExpired(): Promise<number> {
     return Promise.resolve(0);
-  }
-}
-
-/** An executor whose every whole answer is "Hi" from the plan's first endpoint. */
-class AnsweringExecutor implements InferenceExecutor {
-  async complete(_request: CoreRequest, plan: Plan): Promise<Answer<CoreEvent[]>> {
-    const attempt = plan.attempts[0];
-    if (!attempt) throw new Error('empty plan');
-    const events: CoreEvent[] = [
-      { type: 'text.start', index: 0 },
-      { type: 'text.delta', index: 0, text: 'Hi' },
-      { type: 'text.end', index: 0 },
-      { type: 'finish', reason: 'stop', raw: 'stop' },
-      { type: 'usage', usage: { promptTokens: 3, completionTokens: 1 } },
-    ];
-    return { attempt, events, failures: [], startedAt: Date.now() };
-  }
-  stream(): never {
-    throw new Error('not scripted');
-  }
-  relay(): never {
-    throw new Error('not scripted');
-  }
-  unary(): never {
-    throw new Error('not scripted');
   }
 }
 
