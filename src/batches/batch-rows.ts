@@ -149,11 +149,25 @@ export async function anyIn(db: Db, batchId: string, state: RequestState): Promi
   return row !== undefined;
 }
 
-/** Records that a queued request is being sent under `generationId`; false when it was not queued any more. */
-export async function markSending(store: Store, batchId: string, seq: number, generationId: string): Promise<boolean> {
+/** Who sends: the instance holding the account's lease, as of `now`. */
+export interface LeaseHolder {
+  accountId: string;
+  holder: string;
+  now: number;
+}
+
+/**
+ * Records that a queued request is being sent under `generationId`, only while `lease` still holds
+ * the account's lease (an instance that stalled past it sends nothing the new holder may send);
+ * false when the request was not queued any more or the lease was lost.
+ */
+export async function markSending(store: Store, batchId: string, seq: number, generationId: string, lease: LeaseHolder): Promise<boolean> {
   return store.write(async (tx) => {
     const result = await tx.updateTable('batch_requests').set({ state: 'sending', generation_id: generationId })
-      .where('batch_id', '=', batchId).where('seq', '=', seq).where('state', '=', 'queued').executeTakeFirst();
+      .where('batch_id', '=', batchId).where('seq', '=', seq).where('state', '=', 'queued')
+      .where((eb) => eb.exists(eb.selectFrom('batch_leases').select('account_id')
+        .where('account_id', '=', lease.accountId).where('holder', '=', lease.holder).where('expires_at', '>', lease.now)))
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   });
 }

@@ -33,6 +33,8 @@ export interface BatchRunServices {
   dataKeys: KeyStore;
   files: FileService;
   logger: Pick<Logger, 'error' | 'warn' | 'info'>;
+  /** This instance's id: the holder of the leases it sends under. */
+  holder: string;
   /** Aborted when the instance drains: requests in flight are cut as a restart cuts them. */
   restart: AbortSignal;
   now: () => number;
@@ -62,6 +64,7 @@ export class BatchRun {
   readonly #cut = new AbortController();
   readonly #inFlight = new Set<Promise<void>>();
   #resultBytes = 0;
+  #leaseLost = false;
   #maxResultBytes: number;
 
   constructor(services: BatchRunServices, batch: BatchRow, stopped: AbortSignal) {
@@ -97,7 +100,7 @@ export class BatchRun {
     } finally {
       clearInterval(watch);
     }
-    if (this.#stopped.aborted || (await anyIn(store.db, this.#batch.id, 'sending'))) return 'waiting';
+    if (this.#stopped.aborted || this.#leaseLost || (await anyIn(store.db, this.#batch.id, 'sending'))) return 'waiting';
     await this.#refresh();
     const status = this.#batch.status as BatchStatus;
     if (status === 'cancelling') await this.#finish('cancelled');
@@ -129,7 +132,7 @@ export class BatchRun {
   }
 
   #halted(): boolean {
-    return this.#stopped.aborted || this.#cut.signal.aborted || this.#services.now() >= this.#batch.expires_at;
+    return this.#stopped.aborted || this.#leaseLost || this.#cut.signal.aborted || this.#services.now() >= this.#batch.expires_at;
   }
 
   #track(sending: Promise<void>): void {
@@ -152,7 +155,12 @@ export class BatchRun {
   async #send(request: BatchRequestRow, key: KeyContext): Promise<void> {
     const { store, pipeline } = this.#services;
     const generationId = newGenerationId();
-    if (!request.body || !(await markSending(store, this.#batch.id, request.seq, generationId))) return;
+    const lease = { accountId: this.#batch.account_id, holder: this.#services.holder, now: this.#services.now() };
+    if (!request.body || !(await markSending(store, this.#batch.id, request.seq, generationId, lease))) {
+      // another instance holds the account now (or took this request): this run sends nothing more
+      this.#leaseLost = true;
+      return;
+    }
     const body = this.#seal.openBody(request.seq, request.body);
     const context = JSON.parse(this.#batch.submission) as SubmissionContext;
     const call = { key, generationId, signal: this.#cut.signal, restart: this.#services.restart, observer: QUIET };

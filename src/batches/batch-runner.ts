@@ -3,8 +3,6 @@ import { accountsToTake, claimLease, oldestActive, releaseLease } from './batch-
 import { BatchRun, type BatchRunServices } from './batch-run.js';
 
 export interface BatchRunnerOptions {
-  /** This instance's id: the holder its leases are taken under. */
-  holder: string;
   /** How long a lease lasts without renewal: another instance takes the account over after it. */
   leaseMs?: number;
   /** How often the runner looks for accounts to take and renews its leases. */
@@ -57,7 +55,7 @@ export class BatchRunner implements BackgroundTask {
 
   constructor(services: BatchRunServices, options: BatchRunnerOptions) {
     this.#services = services;
-    this.#holder = options.holder;
+    this.#holder = services.holder;
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#pollMs = options.pollMs ?? 1_000;
   }

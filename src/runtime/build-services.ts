@@ -126,8 +126,8 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     batches,
   };
   batchRunner = new BatchRunner(
-    { store, pipeline: services, keys: services.keys, dataKeys: inputs.files.keyStore, files, logger, restart: restart.signal, now: Date.now },
-    { holder: registry.identity.id, leaseMs: recovery.batchLeaseMs, pollMs: recovery.batchPollMs },
+    { store, pipeline: services, keys: services.keys, dataKeys: inputs.files.keyStore, files, logger, restart: restart.signal, now: Date.now, holder: registry.identity.id },
+    { leaseMs: recovery.batchLeaseMs, pollMs: recovery.batchPollMs },
   );
   const abandoned = createAbandonedGenerations({ store, ledger, catalogue: inputs.catalogue });
   return {

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { createAccount } from '../../../src/accounts/accounts.js';
 import { createKeyDirectory } from '../../../src/accounts/key-directory.js';
 import { BatchRun } from '../../../src/batches/batch-run.js';
-import { readBatch, type BatchRow } from '../../../src/batches/batch-rows.js';
+import { claimLease, readBatch, type BatchRow } from '../../../src/batches/batch-rows.js';
 import { BatchService } from '../../../src/batches/batch-service.js';
 import { readSubmission } from '../../../src/batches/submission.js';
 import { generationRecord } from '../../../src/billing/generation-record.js';
@@ -46,10 +46,13 @@ describe.each(STORE_ENGINES)('running a batch on $name', (engine) => {
         catalogue: { current: () => chatCatalogue(endpoint('alpha')) }, state: new LiveEndpointState(), ledger, checkpoints: { cadence: { tokens: 1, intervalMs: 0 }, record: async () => undefined },
         executor, overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }), samples: { record: () => undefined },
       },
-      keys, dataKeys: keyStore, files, logger: pino({ level: 'silent' }), restart: new AbortController().signal, now,
+      keys, dataKeys: keyStore, files, logger: pino({ level: 'silent' }), restart: new AbortController().signal, now, holder: 'inst_taker',
     };
-    const run = async () => new BatchRun(services, await batchRow(store, id), new AbortController().signal).run();
-    return { store, ledger, key, id, executor, run, files, batches, clock, accountId: account.accountId };
+    const run = async () => {
+      if (!(await claimLease(store, account.accountId, 'inst_taker', now(), now() + 60_000))) throw new Error('the lease is taken');
+      return new BatchRun(services, await batchRow(store, id), new AbortController().signal).run();
+    };
+    return { store, ledger, key, id, executor, run, files, batches, clock, services, accountId: account.accountId };
   }
 
   /** The same batch as a dead instance left it: in progress, its first request `sending` under `generationId`. */
@@ -143,5 +146,16 @@ describe.each(STORE_ENGINES)('running a batch on $name', (engine) => {
     const later = await read();
     expect(later).toMatchObject({ status: 'completed', request_counts: { total: 2, completed: 2, failed: 0 }, results: null });
     await expect(context.files.read(context.accountId, later.results_file_id ?? '')).rejects.toMatchObject({ code: 'not_found' });
+  });
+  it('an instance whose lease another took sends nothing more, and leaves the batch to it', async () => {
+    const context = await submitted();
+    const now = Date.now();
+    expect(await claimLease(context.store, context.accountId, 'inst_other', now, now + 60_000)).toBe(true);
+    const services = context.services;
+    expect(await new BatchRun(services, await batchRow(context.store, context.id), new AbortController().signal).run()).toBe('waiting');
+    expect(context.executor.sent).toBe(0);
+    expect((await batchRow(context.store, context.id)).status).toBe('in_progress');
+    const states = await context.store.db.selectFrom('batch_requests').select('state').where('batch_id', '=', context.id).execute();
+    expect(states.map((row) => row.state)).toEqual(['queued', 'queued']);
   });
 });
