@@ -22,7 +22,7 @@ export function registerServeCommand(program: Command): void {
     .option('--host <h>', 'address to listen on', '127.0.0.1')
     .addOption(new Option('--database <url>', 'sqlite:PATH or postgres://…').env('SWITCHYARD_DATABASE_URL').default(DEFAULT_DATABASE_URL))
     .addOption(new Option('--key-store <url>', 'where the data keys sealing stored files live: sqlite:PATH or postgres://… (default: keys.db beside a SQLite database, else sqlite:./data/keys.db)').env('SWITCHYARD_KEY_STORE_URL'))
-    .addOption(new Option('--redis <url>', 'Redis for shared rate limits (not available yet: refused)').env('SWITCHYARD_REDIS_URL'))
+    .addOption(new Option('--redis <url>', 'redis://host:port shared by every instance: exact rate limits across a fleet').env('SWITCHYARD_REDIS_URL'))
     .action(async (options: ServeOptions, command: Command) => {
       try {
         await serve(options);
@@ -33,9 +33,6 @@ export function registerServeCommand(program: Command): void {
 }
 
 async function serve(options: ServeOptions): Promise<void> {
-  if (options.redis !== undefined) {
-    throw new StartupError('--redis', 'Redis support is not available yet (it comes with running several instances as a fleet); remove the option to run one instance');
-  }
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new StartupError('--port', `not a port number: ${JSON.stringify(options.port)}`);
   // SIGHUP reloads the config file (and, while starting or draining, does nothing): it never ends the process
@@ -49,6 +46,7 @@ async function serve(options: ServeOptions): Promise<void> {
     host: options.host,
     databaseUrl: options.database,
     ...(options.keyStore !== undefined && { keyStoreUrl: options.keyStore }),
+    ...(options.redis !== undefined && { redisUrl: options.redis }),
   });
   if (gateway.demoKey) {
     const note = gateway.demoKey.created ? 'new demo key' : 'demo key';

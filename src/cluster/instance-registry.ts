@@ -54,6 +54,13 @@ export class InstanceRegistry {
     return false;
   }
 
+  /** How many instances (this one included) wrote a heartbeat within `staleAfterMs`. */
+  async live(staleAfterMs: number): Promise<number> {
+    const row = await this.store.db.selectFrom('instances').select((eb) => eb.fn.countAll<number>().as('live'))
+      .where('heartbeat_at', '>=', this.now() - staleAfterMs).executeTakeFirst();
+    return Math.max(1, Number(row?.live ?? 1));
+  }
+
   /** Deletes this instance's row (it stopped) or a gone instance's once its generations are settled. */
   async forget(id: string = this.identity.id): Promise<void> {
     await this.store.write((tx) => tx.deleteFrom('instances').where('id', '=', id).execute());

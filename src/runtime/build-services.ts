@@ -11,6 +11,9 @@ import type { HttpSettings, Services } from '../http/services.js';
 import { Executor } from '../inference/executor.js';
 import { meteredLimiter } from '../ratelimit/metered-limiter.js';
 import { SlidingWindowLimiter } from '../ratelimit/sliding-window.js';
+import { RedisLimiter } from '../ratelimit/redis-limiter.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { Redis } from 'ioredis';
 import { CheckVerdicts } from '../stats/check-verdicts.js';
 import { MemoryEndpointHealth } from '../stats/endpoint-health.js';
 import { LiveEndpointState } from '../stats/endpoint-state.js';
@@ -28,7 +31,7 @@ import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from '..
 import { instanceReaper } from '../cluster/instance-reaper.js';
 import { meteredLedger } from './metered-ledger.js';
 import { GatewayMetrics } from './metrics.js';
-import { catalogueCheck, databaseCheck, keyStoreCheck, readinessProbe } from './readiness.js';
+import { catalogueCheck, databaseCheck, keyStoreCheck, readinessProbe, redisCheck } from './readiness.js';
 import { DEFAULT_RECOVERY_SETTINGS, type RecoverySettings } from './recovery-settings.js';
 import { createDatabaseBlobStore } from '../files/database-blob-store.js';
 import { FileService } from '../files/file-service.js';
@@ -52,6 +55,30 @@ export interface ServiceInputs {
   figures?: FiguresOptions;
   /** Stored files: the key store holding their data keys, and the largest upload (`files.max_upload_bytes`). */
   files: { keyStore: KeyStore; maxUploadBytes: number };
+  /** Redis (`--redis`): the rate limits shared by every instance. Without it each instance counts alone. */
+  redis?: Redis;
+}
+
+/** A rate limiter whose limit a reload changes. */
+type AdjustableLimiter = RateLimiter & { setLimit(limit: number): void };
+
+/**
+ * The request limits per key and per address: shared through Redis when there is one (each falling
+ * back to its share of the limit while Redis is away), else counted in this process.
+ */
+function rateLimiters(redis: Redis | undefined, limits: HttpSettings['rateLimits'], instances: () => number, onFallback: (falling: boolean) => void): { perKey: AdjustableLimiter; perAddress: AdjustableLimiter } {
+  if (!redis) return { perKey: new SlidingWindowLimiter(limits.perKeyPerMinute), perAddress: new SlidingWindowLimiter(limits.perAddressPerMinute) };
+  // one notice for both limiters: they lose and regain Redis together
+  let falling = false;
+  const told = (now: boolean) => {
+    if (now === falling) return;
+    falling = now;
+    onFallback(now);
+  };
+  return {
+    perKey: new RedisLimiter(redis, { name: 'key', limit: limits.perKeyPerMinute, instances, onFallback: told }),
+    perAddress: new RedisLimiter(redis, { name: 'address', limit: limits.perAddressPerMinute, instances, onFallback: told }),
+  };
 }
 
 export interface FiguresOptions {
@@ -92,10 +119,12 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   const overruns = new MemoryOverrunCounter();
   const metrics = new GatewayMetrics(overruns);
   const restart = new AbortController();
-  const limiters = {
-    perKey: new SlidingWindowLimiter(settings.rateLimits.perKeyPerMinute),
-    perAddress: new SlidingWindowLimiter(settings.rateLimits.perAddressPerMinute),
-  };
+  let liveInstances = 1;
+  const limiters = rateLimiters(inputs.redis, settings.rateLimits, () => liveInstances, (falling) => {
+    metrics.rateLimitFallback(falling);
+    if (falling) logger.warn({ instances: liveInstances }, 'Redis cannot be reached: each rate limit is enforced per instance, at its share (limit ÷ live instances), until it is back');
+    else logger.info('Redis is back: rate limits are shared by every instance again');
+  });
   // every request in flight listens for the restart (and lets go when it ends): no listener limit
   setMaxListeners(0, restart.signal);
   const files = new FileService({ store, blobs: createDatabaseBlobStore(store), keys: inputs.files.keyStore, maxUploadBytes: inputs.files.maxUploadBytes });
@@ -117,7 +146,9 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
       perAddress: meteredLimiter(limiters.perAddress, () => metrics.rateLimited('address')),
     },
     metrics,
-    readiness: readinessProbe([databaseCheck(store), keyStoreCheck(inputs.files.keyStore), catalogueCheck(inputs.catalogue)]),
+    readiness: readinessProbe([
+      databaseCheck(store), keyStoreCheck(inputs.files.keyStore), catalogueCheck(inputs.catalogue), ...(inputs.redis ? [redisCheck(inputs.redis)] : []),
+    ]),
     settings,
     restart: restart.signal,
     store,
@@ -136,7 +167,11 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     metrics,
     // registered before anything is admitted; gone instances settled before the expired-hold sweep
     tasks: [
-      instanceHeartbeat(registry, { intervalMs: recovery.heartbeatMs, logger }),
+      instanceHeartbeat(registry, {
+        intervalMs: recovery.heartbeatMs, staleAfterMs: recovery.staleAfterMs, logger, onLive: (instances) => {
+          liveInstances = instances;
+        },
+      }),
       instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger }),
       holdReconciler(ledger, logger),
       figuresSync(figures, { logger, ...(inputs.figures?.syncIntervalMs !== undefined && { intervalMs: inputs.figures.syncIntervalMs }) }),

@@ -26,7 +26,7 @@ import type { RecoverySettings } from './recovery-settings.js';
 import { logMissingCredentials } from './reload-log.js';
 import { readEnvironmentSettings } from './settings-environment.js';
 import { Rollback } from './rollback.js';
-import { listen, loadConfigFile, openDatabase } from './startup-steps.js';
+import { listen, loadConfigFile, openDatabase, openRedis } from './startup-steps.js';
 import { startKeyStore } from './key-store-startup.js';
 
 /** Time after the drain grace for restart 503s to reach their callers before connections are closed. */
@@ -38,6 +38,8 @@ export interface GatewayOptions {
   host?: string;
   port?: number;
   databaseUrl?: string;
+  /** Redis shared by every instance (`--redis`): exact rate limits across the fleet. */
+  redisUrl?: string;
   /** Where the data keys of stored files live (`--key-store`; default beside the database, see files/key-store-location.ts). */
   keyStoreUrl?: string;
   /** Where the demo key is written (demo mode only). */
@@ -109,6 +111,8 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const databaseUrl = options.databaseUrl ?? DEFAULT_DATABASE_URL;
   const store = await openDatabase(databaseUrl, settings['database.pool_size']);
   rollback.push(() => store.close());
+  const redis = options.redisUrl === undefined ? undefined : await openRedis(options.redisUrl);
+  if (redis) rollback.push(async () => redis.disconnect());
   const keyStore = await startKeyStore({ ...(options.keyStoreUrl !== undefined && { url: options.keyStoreUrl }), databaseUrl, env, poolSize: settings['database.pool_size'], logger });
   rollback.push(() => keyStore.close());
   const http = { ...httpSettingsFrom(settings), ...options.settings };
@@ -116,6 +120,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
     store, catalogue, logger, settings: http, upstream: transportSettingsFrom(settings), ...(options.recovery && { recovery: options.recovery }),
     ...(options.figures && { figures: options.figures }),
     files: { keyStore, maxUploadBytes: settings['files.max_upload_bytes'] },
+    ...(redis && { redis }),
   });
   rollback.push(() => built.close());
   const { services } = built;
@@ -171,6 +176,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
       await built.close();
       await store.close();
       await keyStore.close();
+      redis?.disconnect();
       await simulator?.close();
       logger.info('drained and stopped');
     },

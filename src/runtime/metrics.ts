@@ -38,6 +38,7 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   readonly #ledgerWrites = this.#histogram('switchyard_ledger_write_duration_seconds', 'Time a ledger write took: a hold, or a settlement or release closing one', ['operation'], LEDGER_BUCKETS);
   readonly #rateLimited = this.#counter('switchyard_rate_limited_total', 'Requests refused with 429 by a rate limit, by limit', ['limit']);
   readonly #reloads = this.#counter('switchyard_catalogue_reloads_total', 'Catalogue reloads, by outcome', ['outcome']);
+  readonly #fallbackLimits = this.#gauge('switchyard_rate_limit_fallback', '1 while Redis cannot be reached and this instance enforces its share (limit ÷ live instances) of each rate limit on its own');
 
   constructor(overruns: Pick<OverrunCounter, 'read'>) {
     collectDefaultMetrics({ register: this.#registry });
@@ -91,6 +92,11 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
 
   ledgerWrite(operation: LedgerWrite, seconds: number): void {
     this.#ledgerWrites.observe({ operation }, seconds);
+  }
+
+  /** Whether the rate limits are enforced per instance now (Redis unreachable). */
+  rateLimitFallback(falling: boolean): void {
+    this.#fallbackLimits.set(falling ? 1 : 0);
   }
 
   rateLimited(limit: RateLimitName): void {

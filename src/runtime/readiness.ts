@@ -8,6 +8,8 @@ import type { KeyStore } from '../files/key-store.js';
 export interface ReadinessCheck {
   name: string;
   check(): Promise<void>;
+  /** Reported, but the instance serves without it (Redis: the rate limits fall back per instance). */
+  advisory?: true;
 }
 
 /** How long one check may take before it counts as failed: a database that does not answer is not ready. */
@@ -15,20 +17,20 @@ const CHECK_TIMEOUT_MS = 2_000;
 
 /**
  * Readiness as a list of named checks, all run on every probe (the database, the key store and the
- * catalogue now; Redis joins the list when it exists). Ready when every check passes.
+ * catalogue, Redis when there is one). Ready when every check passes but the advisory ones.
  */
 export function readinessProbe(checks: readonly ReadinessCheck[]): ReadinessProbe {
   return {
     async probe(): Promise<ReadinessReport> {
-      const results = await Promise.all(checks.map(async ({ name, check }) => {
+      const results = await Promise.all(checks.map(async ({ name, check, advisory }) => {
         try {
           await withTimeout(check(), CHECK_TIMEOUT_MS);
-          return { name, ok: true };
+          return { result: { name, ok: true }, advisory };
         } catch (error) {
-          return { name, ok: false, reason: error instanceof Error ? error.message : String(error) };
+          return { result: { name, ok: false, reason: error instanceof Error ? error.message : String(error) }, advisory };
         }
       }));
-      return { ready: results.every((result) => result.ok), checks: results };
+      return { ready: results.every(({ result, advisory }) => result.ok || advisory), checks: results.map(({ result }) => result) };
     },
   };
 }
@@ -48,6 +50,21 @@ export function keyStoreCheck(keys: Pick<KeyStore, 'ping'>): ReadinessCheck {
   return {
     name: 'key store',
     check: () => keys.ping(),
+  };
+}
+
+/**
+ * Redis answers. Advisory: while it does not, the instance still serves, each rate limit enforced
+ * at its share, and `/readyz` says so.
+ */
+export function redisCheck(redis: { ping(): Promise<unknown>; status: string }): ReadinessCheck {
+  return {
+    name: 'redis',
+    advisory: true,
+    async check() {
+      if (redis.status !== 'ready') throw new Error(`Redis cannot be reached (${redis.status}): rate limits are enforced per instance at their share`);
+      await redis.ping();
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { formatProblem } from '../catalogue/problem-list.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 import { openStore, type Store } from '../store/store.js';
+import { Redis } from 'ioredis';
 import { errorCause, redactedUrl, StartupError } from './startup-error.js';
 
 type ValidConfig = Extract<CatalogueResult, { ok: true }>;
@@ -35,6 +36,38 @@ export async function openDatabase(url: string, poolSize: number): Promise<Store
   } catch (error) {
     throw new StartupError('--database', `cannot open ${redactedUrl(url)}: ${errorCause(error)}`);
   }
+}
+
+/** How long the first connection to Redis may take at start-up. */
+const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Connects to Redis (`--redis`, `redis://` or `rediss://`): a malformed URL or a server that does
+ * not answer refuses the start, naming the option. Once running, a lost connection is retried for
+ * good, commands fail at once rather than queue (the rate limiter falls back meanwhile).
+ */
+export async function openRedis(url: string): Promise<Redis> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new StartupError('--redis', `not a URL: use redis://host:port or rediss://host:port`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new StartupError('--redis', `unsupported URL ${redactedUrl(url)}: use redis://host:port or rediss://host:port`);
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
+  // a dropped connection is retried on its own; unheard, its error event would end the process
+  let cause: unknown;
+  redis.on('error', (error) => {
+    cause ??= error;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    redis.disconnect();
+    throw new StartupError('--redis', `cannot connect to ${redactedUrl(url)}: ${errorCause(cause ?? error)}`);
+  }
+  return redis;
 }
 
 /** Starts listening; an address in use or not this machine's names `--port` or `--host`. */

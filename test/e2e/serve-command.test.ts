@@ -38,12 +38,14 @@ function expectRefusal(outcome: CliOutcome, line: string | RegExp): void {
 }
 
 describe('serve: a start that cannot succeed is one line naming the option, exit 2', () => {
-  it('--redis is refused until Redis support exists, never ignored', async () => {
-    expectRefusal(await runCli(['serve', '--config', config, '--redis', 'redis://127.0.0.1:6379']), /^--redis: Redis support is not available yet/);
+  it('an unreachable Redis is refused naming --redis, without its password', async () => {
+    const outcome = await runCli(['serve', '--config', config, '--port', '0', '--redis', 'redis://:hunter2@127.0.0.1:1']);
+    expectRefusal(outcome, /^--redis: cannot connect to redis:\/\/:\*\*\*@127\.0\.0\.1:1: .*ECONNREFUSED/);
+    expect(outcome.stderr + outcome.stdout).not.toContain('hunter2');
   }, CHILD_TIMEOUT_MS);
 
-  it('SWITCHYARD_REDIS_URL is refused the same way, naming the variable', async () => {
-    expectRefusal(await runCli(['serve', '--config', config], { env: { SWITCHYARD_REDIS_URL: 'redis://127.0.0.1:6379' } }), /^SWITCHYARD_REDIS_URL: Redis support is not available yet/);
+  it('a malformed Redis URL is refused naming SWITCHYARD_REDIS_URL when it came from there', async () => {
+    expectRefusal(await runCli(['serve', '--config', config, '--port', '0'], { env: { SWITCHYARD_REDIS_URL: 'http://127.0.0.1:6379' } }), /^SWITCHYARD_REDIS_URL: unsupported URL http:\/\/127\.0\.0\.1:6379: use redis:\/\/host:port/);
   }, CHILD_TIMEOUT_MS);
 
   it('a port that is not a number is refused naming PORT when it came from there', async () => {

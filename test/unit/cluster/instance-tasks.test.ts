@@ -11,7 +11,7 @@ describe('instance tasks', () => {
   it('the heartbeat registers the instance at start and deletes its row when it stops', async () => {
     const store = await openStore('sqlite::memory:');
     const registry = new InstanceRegistry(store, newInstanceIdentity());
-    const task = instanceHeartbeat(registry, { intervalMs: 60_000, logger: quiet });
+    const task = instanceHeartbeat(registry, { intervalMs: 60_000, staleAfterMs: 20_000, logger: quiet });
     await task.start();
     expect(await store.db.selectFrom('instances').select('id').execute()).toEqual([{ id: registry.identity.id }]);
     await task.stop();

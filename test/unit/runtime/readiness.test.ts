@@ -17,4 +17,15 @@ describe('the readiness probe', () => {
       checks: [{ name: 'database', ok: false, reason: 'connect ECONNREFUSED 127.0.0.1:5432' }, { name: 'catalogue', ok: true }],
     });
   });
+
+  it('an advisory check (Redis) is reported when it fails, but the instance stays ready', async () => {
+    const probe = readinessProbe([
+      { name: 'database', check: async () => undefined },
+      { name: 'redis', advisory: true, check: async () => { throw new Error('Redis cannot be reached (reconnecting)'); } },
+    ]);
+    expect(await probe.probe()).toEqual({
+      ready: true,
+      checks: [{ name: 'database', ok: true }, { name: 'redis', ok: false, reason: 'Redis cannot be reached (reconnecting)' }],
+    });
+  });
 });

@@ -1,0 +1,63 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/accounts.js';
+import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
+import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
+import { catalogueYaml } from '../e2e/harness.js';
+import { freshPostgresDatabase, POSTGRES_REACHABLE, type ScratchDatabase } from '../support/store-engines.js';
+import { REDIS_REACHABLE, TEST_REDIS_URL } from '../support/redis.js';
+
+const LIMIT = 12;
+
+describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('three instances on one PostgreSQL and one Redis', () => {
+  let sim: RunningSimulator;
+  let database: ScratchDatabase;
+  let keyStore: ScratchDatabase;
+  const gateways: RunningGateway[] = [];
+  let key: string;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0 });
+    database = await freshPostgresDatabase();
+    keyStore = await freshPostgresDatabase();
+    const dir = await mkdtemp(join(tmpdir(), 'switchyard-fleet-'));
+    const configPath = join(dir, 'catalogue.yaml');
+    await writeFile(configPath, catalogueYaml(sim.url, [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] }], {
+      settings: { rate_limits: { per_key_per_minute: LIMIT } },
+    }));
+    for (let index = 0; index < 3; index += 1) {
+      gateways.push(await startGateway({
+        configPath, port: 0, databaseUrl: database.url, keyStoreUrl: keyStore.url, redisUrl: TEST_REDIS_URL,
+        logger: pino({ level: 'silent' }), watch: false, env: { ...process.env, SWITCHYARD_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') },
+      }));
+    }
+    const gateway = gateways[0];
+    if (!gateway) throw new Error('no gateway');
+    key = (await createAccount(gateway.store, { name: 'fleet', creditsUsd: '5' })).key;
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.close();
+    await sim?.close();
+    await database?.drop();
+    await keyStore?.drop();
+  });
+
+  it('a key limited to 12 requests a minute gets 12 across the three, not 36, with the same headers from each', async () => {
+    const replies = await Promise.all(Array.from({ length: 3 * LIMIT }, async (_, index) => {
+      const gateway = gateways[index % 3];
+      const response = await fetch(`${gateway?.url}/api/v1/key`, { headers: { authorization: `Bearer ${key}` } });
+      await response.arrayBuffer();
+      return { status: response.status, limit: response.headers.get('x-ratelimit-limit'), remaining: response.headers.get('x-ratelimit-remaining') };
+    }));
+    expect(replies.filter((reply) => reply.status === 200)).toHaveLength(LIMIT);
+    expect(replies.filter((reply) => reply.status === 429)).toHaveLength(2 * LIMIT);
+    expect(new Set(replies.map((reply) => reply.limit))).toEqual(new Set([String(LIMIT)]));
+    expect(replies.filter((reply) => reply.status === 200).map((reply) => Number(reply.remaining)).sort((a, b) => a - b)).toEqual(Array.from({ length: LIMIT }, (_, index) => index));
+    const ready = await fetch(`${gateways[1]?.url}/readyz`).then((response) => response.json()) as { checks: Array<{ name: string; ok: boolean }> };
+    expect(ready.checks).toContainEqual({ name: 'redis', ok: true });
+  });
+});
