@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
 import { bodyTooLargeError, sendWhileDraining } from './body-limit.js';
 import { validationError } from '../dialects/shared/validation-message.js';
+import { isStoreUnreachable } from '../store/store-unreachable.js';
 
 /**
  * The one place errors become HTTP replies, in the shared envelope of spec 02 (or a route's dialect
@@ -12,7 +13,9 @@ export function registerErrorEnvelope(app: FastifyInstance, recordRefusal?: (req
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const gatewayError = request.deferredRefusal ?? toGatewayError(error, request.routeOptions.bodyLimit);
     if (gatewayError.code === 'server') request.log.error({ err: error }, 'request failed');
-    await recordRefusal?.(request, gatewayError);
+    else if (gatewayError === DATABASE_UNREACHABLE) request.log.warn({ err: error }, 'the database could not be reached; answered 503');
+    // nothing can be recorded while the database is away; trying would only delay the 503
+    if (gatewayError !== DATABASE_UNREACHABLE) await recordRefusal?.(request, gatewayError);
     if (error.code === BODY_TOO_LARGE) return sendWhileDraining(request, reply, gatewayError, errorBody(request, gatewayError));
     return reply.code(gatewayError.status).headers(gatewayError.headers).send(errorBody(request, gatewayError));
   });
@@ -67,8 +70,12 @@ export function sendError(reply: FastifyReply, error: GatewayError): FastifyRepl
 /** Fastify's code for a body over the limit: refused by Content-Length, or once the bytes read pass it. */
 const BODY_TOO_LARGE = 'FST_ERR_CTP_BODY_TOO_LARGE';
 
+/** The answer while the database cannot be reached (spec 02: 503 `server`, repeat): never a 500, never a 401. */
+const DATABASE_UNREACHABLE = new GatewayError('server_unavailable', 'The database could not be reached; repeat the request shortly', { headers: { 'retry-after': '5' } });
+
 function toGatewayError(error: FastifyError, bodyLimitBytes: number): GatewayError {
   if (error instanceof GatewayError) return error;
+  if (isStoreUnreachable(error)) return DATABASE_UNREACHABLE;
   if (error.validation) return validationError(error.validation);
   switch (error.code) {
     case BODY_TOO_LARGE:

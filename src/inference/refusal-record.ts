@@ -4,6 +4,7 @@ import type { Ledger } from '../billing/types.js';
 import { generationRecord } from '../billing/generation-record.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { readAttribution, type HeaderBag } from '../dialects/shared/request-headers.js';
+import { isStoreUnreachable } from '../store/store-unreachable.js';
 import type { InferenceServices } from './services.js';
 
 /** Refusals too cheap to record: no account (401) or a key over its rate (429, which must stay cheap). */
@@ -26,6 +27,8 @@ export interface Refusal {
  * back through `GET /generation` like any failure (spec 02 Errors 6). A failure to record is logged.
  */
 export async function recordRefusal(services: { ledger: Ledger; logger: Pick<InferenceServices['logger'], 'error'> }, refusal: Refusal): Promise<void> {
+  // the database itself did not answer: nothing can be recorded, and trying would only delay the 503
+  if (isStoreUnreachable(refusal.error)) return;
   const error = refusal.error instanceof GatewayError ? refusal.error : new GatewayError('server', INTERNAL_ERROR_MESSAGE);
   if (UNRECORDED.has(error.code)) return;
   const { key, generationId: id } = refusal;

@@ -4,6 +4,9 @@ import { storableParameters } from './storable-text.js';
 
 const INT8_OID = 20;
 
+/** How long a request waits for a connection to PostgreSQL before it is answered 503. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /**
  * A pg pool behind Kysely. BIGINT columns hold epoch milliseconds, which fit a JS number exactly,
  * so they are parsed as numbers (pg's default would be strings). Money is TEXT and never parsed here.
@@ -14,6 +17,8 @@ export function openPostgresDialect(url: string, maxConnections = 10): PostgresD
   const pool = new pg.Pool({
     connectionString: url,
     max: maxConnections,
+    // a server that does not answer is a 503 to repeat within seconds, not a request left hanging
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,

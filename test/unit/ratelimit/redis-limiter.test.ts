@@ -1,45 +1,8 @@
-import { createServer, Socket, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { randomHex } from '../../../src/core/random-hex.js';
 import { RedisLimiter } from '../../../src/ratelimit/redis-limiter.js';
 import { REDIS_REACHABLE, redisOpener, TEST_REDIS_URL } from '../../support/redis.js';
-
-/** A TCP relay to the test Redis that the test can cut and restore (Redis unreachable, then back). */
-async function relay(): Promise<{ url: string; cut(): void; restore(): void; close(): Promise<void> }> {
-  const target = new URL(TEST_REDIS_URL);
-  const sockets = new Set<Socket>();
-  let open = true;
-  const server: Server = createServer((client) => {
-    if (!open) {
-      client.destroy();
-      return;
-    }
-    const upstream = new Socket();
-    upstream.connect(Number(target.port || 6379), target.hostname);
-    client.pipe(upstream).pipe(client);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.on('close', () => sockets.delete(socket));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    cut() {
-      open = false;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore() {
-      open = true;
-    },
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
-  };
-}
+import { tcpRelay } from '../../support/tcp-relay.js';
 
 describe.skipIf(!REDIS_REACHABLE)('the shared rate limit in Redis', () => {
   const openRedis = redisOpener();
@@ -68,10 +31,11 @@ describe.skipIf(!REDIS_REACHABLE)('the shared rate limit in Redis', () => {
   });
 
   it('while Redis cannot be reached each instance allows limit ÷ N on its own, says so once, and returns to the shared window', async () => {
-    const proxy = await relay();
+    const target = new URL(TEST_REDIS_URL);
+    const proxy = await tcpRelay(target.hostname, Number(target.port || 6379));
     try {
       const told: boolean[] = [];
-      const redis = await openRedis({ url: proxy.url });
+      const redis = await openRedis({ url: `redis://${proxy.address}` });
       const limiter = new RedisLimiter(redis, { name: `test-${randomHex(6)}`, limit: 9, instances: () => 3, onFallback: (falling) => told.push(falling) });
       expect((await limiter.take('key:a')).remaining).toBe(8);
       proxy.cut();
