@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
+import { createAccount, createKey, revokeKey } from '../../src/accounts/accounts.js';
+import { CLI_CHANGE } from '../../src/accounts/audit.js';
+import { parseUsd } from '../../src/billing/money.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
 import { catalogueYaml } from '../e2e/harness.js';
@@ -18,6 +20,7 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('three instances on one
   let keyStore: ScratchDatabase;
   const gateways: RunningGateway[] = [];
   let key: string;
+  let accountId: string;
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0 });
@@ -36,7 +39,9 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('three instances on one
     }
     const gateway = gateways[0];
     if (!gateway) throw new Error('no gateway');
-    key = (await createAccount(gateway.store, { name: 'fleet', creditsUsd: '5' })).key;
+    const account = await createAccount(gateway.store, { name: 'fleet', creditsUsd: '5' });
+    key = account.key;
+    accountId = account.accountId;
   }, 60_000);
 
   afterAll(async () => {
@@ -59,5 +64,37 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('three instances on one
     expect(replies.filter((reply) => reply.status === 200).map((reply) => Number(reply.remaining)).sort((a, b) => a - b)).toEqual(Array.from({ length: LIMIT }, (_, index) => index));
     const ready = await fetch(`${gateways[1]?.url}/readyz`).then((response) => response.json()) as { checks: Array<{ name: string; ok: boolean }> };
     expect(ready.checks).toContainEqual({ name: 'redis', ok: true });
+  });
+
+  it('a key revoked through one instance is refused by every instance on its very next request', async () => {
+    const gateway = gateways[0];
+    if (!gateway) throw new Error('no gateway');
+    const other = await createKey(gateway.store, { accountId, name: 'doomed' }, CLI_CHANGE);
+    const status = async (index: number) => (await fetch(`${gateways[index]?.url}/api/v1/models/user`, { headers: { authorization: `Bearer ${other.key}` } })).status;
+    expect(await Promise.all([0, 1, 2].map(status))).toEqual([200, 200, 200]);
+    expect(await revokeKey(gateway.store, { accountId, hash: other.hash }, CLI_CHANGE)).toBe(true);
+    expect(await Promise.all([0, 1, 2].map(status))).toEqual([401, 401, 401]);
+  });
+
+  it('a key\'s spend limit holds however its requests are spread: concurrent chats over the three never charge past it', async () => {
+    const gateway = gateways[0];
+    if (!gateway) throw new Error('no gateway');
+    const limited = await createKey(gateway.store, { accountId, name: 'limited', limitUsd: '0.0001' }, CLI_CHANGE);
+    const statuses = await Promise.all(Array.from({ length: 10 }, async (_, index) => {
+      const response = await fetch(`${gateways[index % 3]?.url}/api/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${limited.key}`, 'content-type': 'application/json' },
+        // each answer takes a moment, so all ten are held at once
+        body: JSON.stringify({ model: 'acme/chat', messages: [{ role: 'user', content: '[[sim ttft=400]] Hi' }], max_tokens: 4 }),
+      });
+      const text = await response.text();
+      if (response.status !== 200 && response.status !== 402) throw new Error(`${response.status} ${text}`);
+      return response.status;
+    }));
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 402).length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 200 || status === 402)).toBe(true);
+    const charged = await gateway.store.db.selectFrom('generations').select('cost_units').where('key_id', '=', limited.id).execute();
+    expect(charged.reduce((sum, row) => sum + BigInt(row.cost_units), 0n) <= parseUsd('0.0001')).toBe(true);
   });
 });
