@@ -54,12 +54,13 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     }
     state.answered(services.samples, answer);
     const meta = state.replyMeta(answer.attempt);
+    const meter = new AnswerMeter();
+    const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: prepared.call.generationId, endpointId: answer.attempt.endpoint.id, meter });
+    await checkpoint.committed();
     observer.streamOpened();
     opened = true;
     yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
     const writer = dialect.createStreamWriter(meta, prepared.request);
-    const meter = new AnswerMeter();
-    const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: prepared.call.generationId, endpointId: answer.attempt.endpoint.id, meter });
     const opening = writer.open();
     if (opening.length > 0) yield { type: 'text', text: opening };
     const context: StepContext = {

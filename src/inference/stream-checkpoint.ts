@@ -19,6 +19,16 @@ export class StreamCheckpoint {
     this.#lastAt = committedAt;
   }
 
+  /**
+   * The stream committed: its first checkpoint names the serving endpoint with nothing delivered
+   * yet, so a crash from the first byte on bills at least the prompt (spec 01: output streamed
+   * before a failure is billed). Resolves once written (one write joining the others' group commit
+   * on SQLite); the stream opens after it.
+   */
+  committed(): Promise<void> {
+    return this.checkpoints.record(this.stream.generationId, { endpointId: this.stream.endpointId, completionTokens: 0 });
+  }
+
   /** Called once a part was handed to the caller. */
   delivered(now: number = Date.now()): void {
     const { cadence } = this.checkpoints;

@@ -146,6 +146,9 @@ describe.each(ENGINES)('a gateway killed with streams open, restarted on $name',
       const admitted = seen.filter((stream): stream is StreamSeen & { generationId: string } => stream.status === 200 && stream.generationId !== null);
       const pendingIds = new Set(pendingAtCrash.map((row) => row.id));
       expect(admitted.every((stream) => pendingIds.has(stream.generationId))).toBe(true);
+      // every stream that reached its caller was checkpointed at its commit, before its first byte
+      const checkpointedIds = new Set(pendingAtCrash.filter((row) => row.completion_tokens !== null).map((row) => row.id));
+      expect(admitted.filter((stream) => !checkpointedIds.has(stream.generationId))).toEqual([]);
       expect(atCrash.holds.length).toBe(pendingAtCrash.length + (bystander ? 1 : 0));
 
       // The restart settles the dead instance's generations before it serves.

@@ -341,11 +341,11 @@ describe('checkpoints of a committed stream', () => {
     { type: 'finish', reason: 'stop', raw: 'stop' },
   ];
 
-  it('what was delivered is checkpointed as it goes, naming the serving endpoint, with counts that only grow', async () => {
+  it('the commit is checkpointed at once, then what was delivered as it goes, naming the serving endpoint, with counts that only grow', async () => {
     const run = await start({ events: () => scripted(WORDS) });
     await collect(run.parts);
     const counts = run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens);
-    expect(counts).toEqual([1, 2, 3, 4]);
+    expect(counts).toEqual([0, 1, 2, 3, 4]);
     expect(run.checkpoints.recorded.every(({ generationId, delivered }) => generationId === 'gen-1' && delivered.endpointId === catalogue.endpoints.keys().next().value)).toBe(true);
   });
 
@@ -353,16 +353,16 @@ describe('checkpoints of a committed stream', () => {
     const run = await start({ events: () => scripted(WORDS) });
     let part = await run.parts.next();
     while (!(part.value?.type === 'text' && part.value.text.includes('three'))) part = await run.parts.next();
-    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([1]);
+    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([0, 1]);
     await run.parts.next();
-    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([1, 2]);
+    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([0, 1, 2]);
     await collect(run.parts);
   });
 
-  it('a stream shorter than the cadence is never checkpointed', async () => {
+  it('a stream shorter than the cadence is checkpointed once, at its commit, with nothing delivered', async () => {
     const run = await start({ events: () => scripted(WORDS) }, new RecordingCheckpoints({ tokens: 1, intervalMs: 60_000 }));
     await collect(run.parts);
-    expect(run.checkpoints.recorded).toEqual([]);
+    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([0]);
     expect(run.ledger.settled).toHaveLength(1);
   });
 });
