@@ -9,6 +9,11 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { startGateway } from '../dist/runtime/gateway.js';
 
+/**
+ * BENCH_DATABASE_URL (a `postgres://` URL) runs it on PostgreSQL instead, BENCH_REDIS_URL with Redis;
+ * the key store then lives in the same PostgreSQL server's database given by BENCH_KEY_STORE_URL, or
+ * beside the temporary folder.
+ */
 export async function startBenchGateway(catalogueYaml, { folderPrefix, watch = true }) {
   const dir = await mkdtemp(join(tmpdir(), folderPrefix));
   const configPath = join(dir, 'catalogue.yaml');
@@ -17,7 +22,9 @@ export async function startBenchGateway(catalogueYaml, { folderPrefix, watch = t
   const gateway = await startGateway({
     configPath,
     port: 0,
-    databaseUrl: `sqlite:${join(dir, 'bench.db')}`,
+    databaseUrl: process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`,
+    keyStoreUrl: process.env.BENCH_KEY_STORE_URL ?? `sqlite:${join(dir, 'keys.db')}`,
+    ...(process.env.BENCH_REDIS_URL && { redisUrl: process.env.BENCH_REDIS_URL }),
     logger: pino({ level: 'silent' }),
     settings: { rateLimits: { perKeyPerMinute: unlimited, perAddressPerMinute: unlimited } },
     watch,
