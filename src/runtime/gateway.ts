@@ -109,7 +109,10 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const catalogue = new CatalogueStore(file?.config.catalogue ?? demoCatalogue(simulator?.url ?? ''));
   logMissingCredentials(logger, missingCredentials(catalogue.current(), env));
   const databaseUrl = options.databaseUrl ?? DEFAULT_DATABASE_URL;
-  const store = await openDatabase(databaseUrl, settings['database.pool_size']);
+  const store = await openDatabase(databaseUrl, settings['database.pool_size'], {
+    connectMs: settings['database.connect_timeout_ms'],
+    statementMs: settings['database.statement_timeout_ms'],
+  });
   rollback.push(() => store.close());
   const redis = options.redisUrl === undefined ? undefined : await openRedis(options.redisUrl);
   if (redis) rollback.push(async () => redis.disconnect());

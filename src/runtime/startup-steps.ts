@@ -4,6 +4,7 @@ import { formatProblem } from '../catalogue/problem-list.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 import { openStore, type Store } from '../store/store.js';
+import type { PostgresTimeouts } from '../store/postgres-engine.js';
 import { Redis } from 'ioredis';
 import { errorCause, redactedUrl, StartupError } from './startup-error.js';
 
@@ -25,14 +26,14 @@ function problemsSummary(path: string, problems: string[]): string {
 }
 
 /** The store at `url`, migrated; a bad URL or an unreachable server names `--database`. */
-export async function openDatabase(url: string, poolSize: number): Promise<Store> {
+export async function openDatabase(url: string, poolSize: number, timeouts?: PostgresTimeouts): Promise<Store> {
   try {
     parseDatabaseUrl(url);
   } catch (error) {
     throw new StartupError('--database', errorCause(error));
   }
   try {
-    return await openStore(url, { poolSize });
+    return await openStore(url, { poolSize, ...(timeouts && { timeouts }) });
   } catch (error) {
     throw new StartupError('--database', `cannot open ${redactedUrl(url)}: ${errorCause(error)}`);
   }

@@ -27,6 +27,8 @@ export const SETTING_TABLE = {
   'upstream.idle_timeout_ms': { kind: 'count', fallback: 180_000, live: false },
   'upstream.connections_per_origin': { kind: 'count', fallback: 256, env: 'SWITCHYARD_UPSTREAM_CONNECTIONS', live: false },
   'database.pool_size': { kind: 'count', fallback: 10, env: 'SWITCHYARD_DATABASE_POOL_SIZE', live: false },
+  'database.connect_timeout_ms': { kind: 'count', fallback: 5_000, live: false },
+  'database.statement_timeout_ms': { kind: 'count', fallback: 30_000, live: false },
   'prober.enabled': { kind: 'flag', fallback: true, live: false },
   'prober.interval_minutes': { kind: 'count', fallback: 60, live: false },
   'files.max_upload_bytes': { kind: 'count', fallback: 100 * 1024 * 1024, live: false },

@@ -4,8 +4,13 @@ import { storableParameters } from './storable-text.js';
 
 const INT8_OID = 20;
 
-/** How long a request waits for a connection to PostgreSQL before it is answered 503. */
-const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a request waits for a connection, and the longest a statement may run; past either it is answered 503. */
+export interface PostgresTimeouts {
+  connectMs: number;
+  statementMs: number;
+}
+
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 5_000, statementMs: 30_000 };
 
 /**
  * A pg pool behind Kysely. BIGINT columns hold epoch milliseconds, which fit a JS number exactly,
@@ -13,12 +18,13 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * Every statement's parameters are made storable (see storable-text.ts): PostgreSQL refuses U+0000
  * in text, whether written or only looked up.
  */
-export function openPostgresDialect(url: string, maxConnections = 10): PostgresDialect {
+export function openPostgresDialect(url: string, maxConnections = 10, timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): PostgresDialect {
   const pool = new pg.Pool({
     connectionString: url,
     max: maxConnections,
-    // a server that does not answer is a 503 to repeat within seconds, not a request left hanging
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // a server that does not answer, or a statement stuck behind a lock, is a 503 to repeat, not a request left hanging
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,

@@ -2,7 +2,7 @@ import { Kysely } from 'kysely';
 import { parseDatabaseUrl } from './database-url.js';
 import { runMigrations } from './migrator.js';
 import type { Migration } from './migrations/migration.js';
-import { openPostgresDialect } from './postgres-engine.js';
+import { openPostgresDialect, type PostgresTimeouts } from './postgres-engine.js';
 import type { Database } from './schema.js';
 import { openSqliteEngine } from './sqlite-engine.js';
 import { WriteBatcher } from './write-batcher.js';
@@ -15,6 +15,8 @@ export interface OpenStoreOptions {
   migrate?: boolean;
   /** Most connections open to PostgreSQL at once (default 10; SQLite has one). */
   poolSize?: number;
+  /** PostgreSQL: how long a request waits for a connection, and the longest a statement may run (then 503). */
+  timeouts?: PostgresTimeouts;
   /** The schema to bring it up to (default the gateway's own; the key store has its own list). */
   migrations?: readonly Migration[];
 }
@@ -23,7 +25,7 @@ export interface OpenStoreOptions {
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const location = parseDatabaseUrl(url);
   const store =
-    location.engine === 'sqlite' ? sqliteStore(location.path) : postgresStore(location.url, options.poolSize);
+    location.engine === 'sqlite' ? sqliteStore(location.path) : postgresStore(location.url, options.poolSize, options.timeouts);
   if (options.migrate ?? true) {
     try {
       await runMigrations(store, options.migrations);
@@ -48,8 +50,8 @@ function sqliteStore(path: string): Store {
   };
 }
 
-function postgresStore(url: string, poolSize?: number): Store {
-  const db = new Kysely<Database>({ dialect: openPostgresDialect(url, poolSize) });
+function postgresStore(url: string, poolSize?: number, timeouts?: PostgresTimeouts): Store {
+  const db = new Kysely<Database>({ dialect: openPostgresDialect(url, poolSize, timeouts) });
   return {
     db,
     engine: 'postgres',
