@@ -6,8 +6,9 @@ import { accountBalanceOf, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type LedgerTables
 import { sumUnits } from './money.js';
 
 /**
- * The ledger's statements through the query builder, rows locked with `FOR UPDATE` (PostgreSQL, where
- * money in TEXT columns is added as `numeric`, exactly).
+ * The ledger's statements through the query builder (PostgreSQL, where money in TEXT columns is added
+ * as `numeric`, exactly). An account's row is locked by the conditional write that reserves or moves
+ * its money, run last before the commit, or up front (`FOR NO KEY UPDATE`) where spend limits are judged.
  */
 export function kyselyLedgerTables(tx: Db): LedgerTables {
   const insertGeneration = async (row: Insertable<GenerationsTable>): Promise<boolean> => {
@@ -25,14 +26,39 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .selectFrom('accounts')
         .select(['balance_units', 'reserved_units'])
         .where('id', '=', accountId)
-        .forUpdate()
+        // not FOR UPDATE: that would also wait on (and deadlock with) the rows other holds insert referencing the account
+        .forNoKeyUpdate()
         .executeTakeFirst();
+      return row ? accountBalanceOf(row) : null;
+    },
+    async readAccount(accountId) {
+      const row = await tx.selectFrom('accounts').select(['balance_units', 'reserved_units']).where('id', '=', accountId).executeTakeFirst();
       return row ? accountBalanceOf(row) : null;
     },
     async writeAccount(accountId, next) {
       await tx
         .updateTable('accounts')
         .set({ balance_units: next.balance.toString(), reserved_units: next.reserved.toString() })
+        .where('id', '=', accountId)
+        .execute();
+    },
+    async reserve(accountId, amount) {
+      const row = await tx
+        .updateTable('accounts')
+        .set({ reserved_units: sql<string>`(reserved_units::numeric + ${amount.toString()}::numeric)::text` })
+        .where('id', '=', accountId)
+        .where(sql<boolean>`balance_units::numeric - reserved_units::numeric >= ${amount.toString()}::numeric`)
+        .returning(['balance_units', 'reserved_units'])
+        .executeTakeFirst();
+      return row ? accountBalanceOf(row) : null;
+    },
+    async adjustAccount(accountId, change) {
+      await tx
+        .updateTable('accounts')
+        .set({
+          balance_units: sql<string>`(balance_units::numeric + ${change.balance.toString()}::numeric)::text`,
+          reserved_units: sql<string>`(reserved_units::numeric + ${change.reserved.toString()}::numeric)::text`,
+        })
         .where('id', '=', accountId)
         .execute();
     },

@@ -70,13 +70,32 @@ export function sqliteLedgerTables(database: BetterSqlite3.Database): LedgerTabl
 }
 
 function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
+  // no row locks on SQLite: the write batch's transaction excludes every other writer
+  const readAccount = async (accountId: string) => {
+    const row = statements.account.get(accountId) as AccountRow | undefined;
+    return row ? accountBalanceOf(row) : null;
+  };
   return {
-    async lockAccount(accountId) {
-      const row = statements.account.get(accountId) as AccountRow | undefined;
-      return row ? accountBalanceOf(row) : null;
-    },
+    lockAccount: readAccount,
+    readAccount,
     async writeAccount(accountId, next) {
       statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
+    },
+    // the write batch's transaction already excludes every other writer: a read, then a write, is one step
+    async reserve(accountId, amount) {
+      const row = statements.account.get(accountId) as AccountRow | undefined;
+      if (!row) return null;
+      const account = accountBalanceOf(row);
+      if (account.balance - account.reserved < amount) return null;
+      const next = { balance: account.balance, reserved: account.reserved + amount };
+      statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
+      return next;
+    },
+    async adjustAccount(accountId, change) {
+      const row = statements.account.get(accountId) as AccountRow | undefined;
+      if (!row) throw new Error(`account ${accountId} does not exist`);
+      const account = accountBalanceOf(row);
+      statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
     },
     async chargedSince(ref, dayStart) {
       const rows = dayStart === null

@@ -28,9 +28,22 @@ export interface LedgerEntry {
  * query builder on PostgreSQL, statements prepared once on SQLite, where they run on every request).
  */
 export interface LedgerTables {
-  /** The account's balance; its row stays locked until the transaction ends. */
+  /**
+   * The account's balance; its row stays locked until the transaction ends (against other writers
+   * of the balance, not against the inserts that only reference the account).
+   */
   lockAccount(accountId: string): Promise<AccountBalance | null>;
+  /** The account's balance as it reads now, locking nothing (what a refusal tells). */
+  readAccount(accountId: string): Promise<AccountBalance | null>;
   writeAccount(accountId: string, next: AccountBalance): Promise<void>;
+  /**
+   * Reserves `amount` of the account's spendable balance in one conditional write, and answers the
+   * balance after it; null (nothing changed) when the spendable balance does not cover it. Its row
+   * stays locked until the transaction ends, so callers run it last.
+   */
+  reserve(accountId: string, amount: Units): Promise<AccountBalance | null>;
+  /** Moves the balance and the reserve by these amounts (negative to take away), in one write; run it last. */
+  adjustAccount(accountId: string, change: AccountBalance): Promise<void>;
   /** The scope's charges on the UTC days starting at or after `dayStart`; null: all it was ever charged. */
   chargedSince(ref: ScopeRef, dayStart: number | null): Promise<Units>;
   /** What the scope's open holds taken at or after `since` reserve; null: all its open holds. */

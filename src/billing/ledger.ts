@@ -1,4 +1,5 @@
 import { newTimeOrderedRecordId } from '../accounts/record-id.js';
+import type { ScopeLimits } from '../accounts/types.js';
 import { dayStart } from '../accounts/usage-window.js';
 import { ERROR_CODES, GatewayError, INTERNAL_ERROR_MESSAGE } from '../core/errors.js';
 import type { Store } from '../store/store.js';
@@ -6,7 +7,7 @@ import { closedPendingRecord } from './generation-record.js';
 import { generationToRow, pendingGenerationRow } from './generations.js';
 import { ledgerTables } from './ledger-engine.js';
 import type { AccountBalance, LedgerTables, SpendOwners } from './ledger-tables.js';
-import { formatUsd, maxUnits, sumUnits } from './money.js';
+import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { checkSpendLimits } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
@@ -51,19 +52,27 @@ async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl
   const held: Hold = { ...request, id: newTimeOrderedRecordId('hold'), heldAt: at, expiresAt: new Date(at.getTime() + ttl) };
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
-    const account = await lockedAccount(tables, request.accountId);
-    await checkSpendLimits(tables, spendOwners(request), request.limits ?? {}, request.amount, at);
-    const spendable = account.balance - account.reserved;
-    if (request.amount > spendable) {
-      const message = `Insufficient credits: this request needs up to ${formatUsd(request.amount)} USD and ${formatUsd(maxUnits(0n, spendable))} USD is spendable; add credits to continue`;
-      throw new GatewayError('payment_required', message, {
-        metadata: { required: request.amount.toString(), spendable: maxUnits(0n, spendable).toString() },
-      });
+    const limits = request.limits ?? {};
+    // spend limits are judged under the account's lock, so that concurrent holds cannot both pass one
+    if (hasLimits(limits)) {
+      await lockedAccount(tables, request.accountId);
+      await checkSpendLimits(tables, spendOwners(request), limits, request.amount, at);
     }
     await tables.insertHold(held, at, pendingGenerationRow(held, instanceId));
-    await tables.writeAccount(request.accountId, { ...account, reserved: account.reserved + request.amount });
+    // last, in one conditional write: the account's row is locked only until the commit that follows
+    if (await tables.reserve(request.accountId, request.amount)) return;
+    const account = await tables.readAccount(request.accountId);
+    if (!account) throw new Error(`account ${request.accountId} does not exist`);
+    throw insufficientCredits(request.amount, account);
   });
   return held;
+}
+
+/** The 402 of a hold the spendable balance does not cover (spec 02), naming what it needs and what there is. */
+function insufficientCredits(amount: Units, account: AccountBalance): GatewayError {
+  const spendable = maxUnits(0n, account.balance - account.reserved);
+  const message = `Insufficient credits: this request needs up to ${formatUsd(amount)} USD and ${formatUsd(spendable)} USD is spendable; add credits to continue`;
+  return new GatewayError('payment_required', message, { metadata: { required: amount.toString(), spendable: spendable.toString() } });
 }
 
 /** Settles (`charged`) or releases a hold: unreserve it if still open, close the generation once, charge once. */
@@ -80,19 +89,21 @@ async function finish(
   const record = given ?? unservedRecord(held, at);
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
-    const account = await lockedAccount(tables, held.accountId);
+    // where spend limits are judged, a settlement moving spend from held to charged takes the
+    // account's lock first, as those judging holds do, so none of them reads half of the move
+    if (hasLimits(held.limits ?? {})) await lockedAccount(tables, held.accountId);
+    // the hold's own row decides between two settlements of one hold: the second finds it gone
     const released = await tables.deleteHold(held.id);
     const written = await tables.closeGeneration(generationToRow(record, charged));
     const cost = written && charged ? record.cost : 0n;
     if (released === null && cost === 0n) return;
-    await tables.writeAccount(held.accountId, {
-      balance: account.balance - cost,
-      reserved: account.reserved - (released ?? 0n),
-    });
-    if (cost === 0n) return;
-    await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
-    // the charge counts in the window its hold was taken in, as the hold did
-    await tables.addSpend(spendOwners(held), dayStart(held.heldAt), cost);
+    if (cost !== 0n) {
+      await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
+      // the charge counts in the window its hold was taken in, as the hold did
+      await tables.addSpend(spendOwners(held), dayStart(held.heldAt), cost);
+    }
+    // last: the account's row is locked only until the commit that follows
+    await tables.adjustAccount(held.accountId, { balance: -cost, reserved: -(released ?? 0n) });
   });
 }
 
@@ -111,6 +122,10 @@ async function recordRefusal(store: Store, record: GenerationRecord): Promise<vo
   await store.write(async (tx) => {
     await ledgerTables(store, tx).insertGeneration(generationToRow(record, false));
   });
+}
+
+function hasLimits(limits: ScopeLimits): boolean {
+  return limits.key !== undefined || limits.workspace !== undefined || limits.account !== undefined;
 }
 
 function spendOwners(hold: Pick<HoldRequest, 'keyId' | 'workspaceId' | 'accountId'>): SpendOwners {
