@@ -1,51 +1,29 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.js';
-import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
-import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
-import { catalogueYaml } from '../e2e/harness.js';
-import { freshPostgresDatabase, POSTGRES_REACHABLE, type ScratchDatabase } from '../support/store-engines.js';
+import type { RunningGateway } from '../../src/runtime/gateway.js';
+import { POSTGRES_REACHABLE } from '../support/store-engines.js';
+import { startFleet, type Fleet } from './fleet.js';
 import { REDIS_REACHABLE, TEST_REDIS_URL } from '../support/redis.js';
 import { tcpRelay, type TcpRelay } from '../support/tcp-relay.js';
 
 const LIMIT = 12;
 
 describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('Redis stopped and back, under three instances', () => {
-  let sim: RunningSimulator;
-  let database: ScratchDatabase;
-  let keyStore: ScratchDatabase;
+  let fleet: Fleet;
+  let gateways: RunningGateway[];
   let relay: TcpRelay;
-  const gateways: RunningGateway[] = [];
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0 });
-    database = await freshPostgresDatabase();
-    keyStore = await freshPostgresDatabase();
     const redis = new URL(TEST_REDIS_URL);
     relay = await tcpRelay(redis.hostname, Number(redis.port || 6379));
-    const dir = await mkdtemp(join(tmpdir(), 'switchyard-fleet-'));
-    const configPath = join(dir, 'catalogue.yaml');
-    await writeFile(configPath, catalogueYaml(sim.url, [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] }], {
-      settings: { rate_limits: { per_key_per_minute: LIMIT } },
-    }));
-    for (let index = 0; index < 3; index += 1) {
-      gateways.push(await startGateway({
-        configPath, port: 0, databaseUrl: database.url, keyStoreUrl: keyStore.url, redisUrl: `redis://${relay.address}`,
-        logger: pino({ level: 'silent' }), watch: false, recovery: { heartbeatMs: 100 },
-        env: { ...process.env, SWITCHYARD_MASTER_KEY: Buffer.alloc(32, 9).toString('base64') },
-      }));
-    }
+    // heartbeats every 100 ms: each instance soon counts the other two alive
+    fleet = await startFleet({ redisUrl: `redis://${relay.address}`, perKeyPerMinute: LIMIT, recovery: { heartbeatMs: 100 } });
+    gateways = fleet.gateways;
   }, 60_000);
 
   afterAll(async () => {
-    for (const gateway of gateways) await gateway.close();
+    await fleet?.close();
     await relay?.close();
-    await sim?.close();
-    await database?.drop();
-    await keyStore?.drop();
   });
 
   async function keyRequest(gateway: RunningGateway | undefined, key: string): Promise<{ status: number; limit: string | null }> {

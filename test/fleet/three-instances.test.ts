@@ -1,43 +1,24 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createKey, revokeKey } from '../../src/accounts/accounts.js';
 import { CLI_CHANGE } from '../../src/accounts/audit.js';
 import { parseUsd } from '../../src/billing/money.js';
-import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
-import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
-import { catalogueYaml } from '../e2e/harness.js';
-import { freshPostgresDatabase, POSTGRES_REACHABLE, type ScratchDatabase } from '../support/store-engines.js';
+import type { RunningGateway } from '../../src/runtime/gateway.js';
+import { POSTGRES_REACHABLE } from '../support/store-engines.js';
+import { startFleet, type Fleet } from './fleet.js';
 import { REDIS_REACHABLE, TEST_REDIS_URL } from '../support/redis.js';
 
 const LIMIT = 12;
 
 describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('three instances on one PostgreSQL and one Redis', () => {
-  let sim: RunningSimulator;
-  let database: ScratchDatabase;
-  let keyStore: ScratchDatabase;
-  const gateways: RunningGateway[] = [];
+  let fleet: Fleet;
+  let gateways: RunningGateway[];
   let key: string;
   let accountId: string;
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0 });
-    database = await freshPostgresDatabase();
-    keyStore = await freshPostgresDatabase();
-    const dir = await mkdtemp(join(tmpdir(), 'switchyard-fleet-'));
-    const configPath = join(dir, 'catalogue.yaml');
-    await writeFile(configPath, catalogueYaml(sim.url, [{ id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] }], {
-      settings: { rate_limits: { per_key_per_minute: LIMIT } },
-    }));
-    for (let index = 0; index < 3; index += 1) {
-      gateways.push(await startGateway({
-        configPath, port: 0, databaseUrl: database.url, keyStoreUrl: keyStore.url, redisUrl: TEST_REDIS_URL,
-        logger: pino({ level: 'silent' }), watch: false, env: { ...process.env, SWITCHYARD_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') },
-      }));
-    }
-    const gateway = gateways[0];
+    fleet = await startFleet({ redisUrl: TEST_REDIS_URL, perKeyPerMinute: LIMIT });
+    gateways = fleet.gateways;
+    const [gateway] = gateways;
     if (!gateway) throw new Error('no gateway');
     const account = await createAccount(gateway.store, { name: 'fleet', creditsUsd: '5' });
     key = account.key;
@@ -45,10 +26,7 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('three instances on one
   }, 60_000);
 
   afterAll(async () => {
-    for (const gateway of gateways) await gateway.close();
-    await sim?.close();
-    await database?.drop();
-    await keyStore?.drop();
+    await fleet?.close();
   });
 
   it('a key limited to 12 requests a minute gets 12 across the three, not 36, with the same headers from each', async () => {
