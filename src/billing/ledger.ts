@@ -97,13 +97,12 @@ async function finish(
     const written = await tables.closeGeneration(generationToRow(record, charged));
     const cost = written && charged ? record.cost : 0n;
     if (released === null && cost === 0n) return;
-    if (cost !== 0n) {
-      await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
-      // the charge counts in the window its hold was taken in, as the hold did
-      await tables.addSpend(spendOwners(held), dayStart(held.heldAt), cost);
-    }
-    // last: the account's row is locked only until the commit that follows
+    if (cost !== 0n) await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
+    // late: the account's row is locked only until the commit; and before the spend rows, the order
+    // every settlement takes them in (one that judged limits locked the account first), so none waits in a circle
     await tables.adjustAccount(held.accountId, { balance: -cost, reserved: -(released ?? 0n) });
+    // the charge counts in the window its hold was taken in, as the hold did
+    if (cost !== 0n) await tables.addSpend(spendOwners(held), dayStart(held.heldAt), cost);
   });
 }
 

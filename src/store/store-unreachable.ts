@@ -3,9 +3,10 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 
 /**
  * PostgreSQL's own: connection exceptions (08…), the server shutting down or starting (57P01–57P03),
- * too many connections (53300), a statement cut by its timeout (57014).
+ * too many connections (53300), a statement cut by its timeout (57014), and a transaction the server
+ * chose to abort for another (deadlock 40P01, serialization 40001): each succeeds when repeated.
  */
-const POSTGRES_CODES = /^(08...|57P0[123]|53300|57014)$/;
+const POSTGRES_CODES = /^(08...|57P0[123]|53300|57014|40P01|40001)$/;
 
 /** What pg says when the pool gives up on a connection. */
 const POOL_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed/i;

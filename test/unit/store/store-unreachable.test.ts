@@ -8,6 +8,7 @@ describe('telling a database that is away from a statement at fault', () => {
       Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
       Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
       Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      Object.assign(new Error('deadlock detected'), { code: '40P01' }),
       new Error('Connection terminated unexpectedly'),
       new Error('timeout exceeded when trying to connect'),
       Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
