@@ -226,7 +226,11 @@ describe.skipIf(!CHROMIUM_PRESENT)('the dashboard in chromium', () => {
     expect(record?.status()).toBe(404);
     const keyPage = await page.goto(`${harness.gateway.url}/dashboard/keys/${firstKey.hash}`);
     expect(keyPage?.status()).toBe(404);
+    const firstFile = await harness.client.files.create({ file: new File(['theirs'], 'theirs.txt'), purpose: 'user_data' });
+    const filePage = await page.goto(`${harness.gateway.url}/dashboard/files/${firstFile.id}`);
+    expect(filePage?.status()).toBe(404);
     await page.goto(`${harness.gateway.url}/dashboard`);
+    expect(await page.getByRole('table', { name: 'Files' }).textContent()).not.toContain(firstFile.id);
     const csrf = await page.locator('form[action="/dashboard/keys"] input[name="_csrf"]').inputValue();
     const disable = await page.request.post(`${harness.gateway.url}/dashboard/keys/${firstKey.hash}/disable`, { form: { _csrf: csrf }, maxRedirects: 0 });
     expect(disable.status()).toBe(404);
