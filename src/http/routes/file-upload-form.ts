@@ -5,6 +5,7 @@ import { clientAbortedError } from '../../inference/call.js';
 import { DEFAULT_UPLOAD_PURPOSE, isUploadPurpose, UPLOAD_PURPOSES, type UploadPurpose } from '../../files/file-purpose.js';
 import { FILE_LIFETIME_MS, type FileService } from '../../files/file-service.js';
 import type { SealedBlob } from '../../files/sealed-blobs.js';
+import { multipartFailure } from '../multipart-failure.js';
 
 /** The form fields an upload may carry beside `file` (OpenAI's). */
 const FIELDS = ['purpose', 'expires_after[anchor]', 'expires_after[seconds]'] as const;
@@ -102,25 +103,10 @@ function readDetails(fields: Map<FieldName, string>): { purpose: UploadPurpose; 
   return { purpose, lifetimeMs: lifetime * 1000 };
 }
 
-interface CodedError {
-  code?: string;
-  message: string;
-}
-
-const MALFORMED = /unexpected end of (form|multipart)|malformed|boundary|multipart: |part terminated early/i;
-
-/** What the form reader's own failures mean to the caller; anything else is passed on unchanged. */
+/** What the form reader's failures mean to the caller of an upload: those of every form, and a few of its own. */
 export function uploadFormFailure(thrown: unknown): unknown {
-  if (thrown instanceof GatewayError || !(thrown instanceof Error)) return thrown;
-  const error = thrown as Error & CodedError;
-  switch (error.code) {
-    case 'FST_FILES_LIMIT':
-      return invalidRequest('file', 'one file per upload');
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return invalidRequest('body', 'too many form fields');
-    case 'FST_PROTO_VIOLATION':
-      return invalidRequest('body', 'form field names must not be prototype members');
+  if (!(thrown instanceof Error) || thrown instanceof GatewayError) return thrown;
+  switch ((thrown as Error & { code?: string }).code) {
     case 'FST_INVALID_JSON_FIELD_ERROR':
       return invalidRequest('body', 'a form field declared as JSON does not parse');
     case 'FST_MP_PREMATURE_CLOSE':
@@ -128,6 +114,6 @@ export function uploadFormFailure(thrown: unknown): unknown {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return invalidRequest('body', 'must be a multipart form (Content-Type: multipart/form-data) with `file` and `purpose`');
     default:
-      return MALFORMED.test(error.message) ? invalidRequest('body', 'malformed multipart form') : error;
+      return multipartFailure(thrown, 'one file per upload');
   }
 }

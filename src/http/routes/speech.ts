@@ -5,7 +5,7 @@ import { SPEECH_LIMITS } from '../../core/speech.js';
 import { SpeechRequestSchema } from '../../dialects/speech/schema.js';
 import { sampleTooLarge } from '../../dialects/speech/decode.js';
 import { multipartToBody } from '../../dialects/speech/multipart-body.js';
-import { multipartFailure } from '../../dialects/speech/multipart-errors.js';
+import { multipartFailure } from '../multipart-failure.js';
 import { DIALECTS } from '../../inference/dialects.js';
 import { inferenceRoute } from './inference-route.js';
 import type { Services } from '../services.js';
@@ -50,7 +50,7 @@ export async function registerSpeechRoute(app: FastifyInstance, services: Servic
     });
     // Form-reader failures become the caller's 400; the app's handler renders every error.
     scope.setErrorHandler((error, request) => {
-      throw request.isMultipart() ? multipartFailure(error) : error;
+      throw request.isMultipart() ? multipartFailure(error, 'one voice sample per request') : error;
     });
     inferenceRoute(scope, services, {
       url: '/audio/speech',

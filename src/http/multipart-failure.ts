@@ -1,4 +1,4 @@
-import { GatewayError, invalidRequest } from '../../core/errors.js';
+import { GatewayError, invalidRequest } from '../core/errors.js';
 
 interface CodedError {
   code?: string;
@@ -6,19 +6,20 @@ interface CodedError {
   validation?: unknown;
 }
 
-const MALFORMED = /unexpected end of (form|multipart)|malformed|boundary|multipart: /i;
+const MALFORMED = /unexpected end of (form|multipart)|malformed|boundary|multipart: |part terminated early/i;
 
 /**
- * What the form reader's own failures mean to the caller: one `file` only, a bounded number of
- * fields, and a form that parses. Anything else is passed on unchanged.
+ * What the form reader's own failures mean to the caller, for every route reading a multipart form:
+ * one `file` only (`oneFile` says it in the route's words), a bounded number of fields, field names
+ * that are not prototype members, and a form that parses. Anything else is passed on unchanged.
  */
-export function multipartFailure(thrown: unknown): unknown {
+export function multipartFailure(thrown: unknown, oneFile: string): unknown {
   if (thrown instanceof GatewayError || !(thrown instanceof Error)) return thrown;
   const error = thrown as Error & CodedError;
   if (error.validation) return error;
   switch (error.code) {
     case 'FST_FILES_LIMIT':
-      return invalidRequest('file', 'one voice sample per request');
+      return invalidRequest('file', oneFile);
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
       return invalidRequest('body', 'too many form fields');
