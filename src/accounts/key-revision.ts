@@ -1,13 +1,16 @@
 import { sql } from 'kysely';
+import { announceOnCommit } from '../store/commit-notices.js';
 import type { Db, Store } from '../store/store.js';
 
 /**
  * Advances the key revision inside the transaction `tx`. Every write that changes what a key
  * authenticates as (revocation, suspension, limits, routing defaults) calls it, so the key caches
- * of every process on the database drop what they hold on their next read, on either engine.
+ * of every process on the database drop what they hold on their next read, on either engine; this
+ * process (and, through the fleet's signals, every instance) hears of it as soon as it commits.
  */
 export async function bumpKeyRevision(tx: Db): Promise<void> {
   await tx.updateTable('key_revision').set({ revision: sql<number>`revision + 1` }).where('id', '=', 1).execute();
+  announceOnCommit(tx, 'keys');
 }
 
 /** Reads the current key revision. */
@@ -32,4 +35,45 @@ export function keyRevisionReader(store: Store): KeyRevisionReader {
     }
     return pending;
   };
+}
+
+/**
+ * The key revision as an instance of a fleet knows it. While `told()` says changes are being told
+ * (the fleet's signals are heard), the revision last read holds until `moved()` says keys changed
+ * (a signal, or this process's own commit) and the next request reads it again: no database
+ * reading per request. Otherwise every turn of the event loop reads it, as `keyRevisionReader`
+ * does. `poll()` (twice a second) is the safety net for what no signal tells: a change by the admin
+ * command line, a signal lost.
+ */
+export class KeyRevisionWatch {
+  #known: number | undefined;
+  /** Advanced by `moved()`: a reading begun before it must not be kept. */
+  #changes = 0;
+
+  constructor(
+    private readonly readNow: KeyRevisionReader,
+    private readonly told: () => boolean,
+  ) {}
+
+  readonly read: KeyRevisionReader = () => {
+    if (this.#known !== undefined && this.told()) return Promise.resolve(this.#known);
+    return this.#reading();
+  };
+
+  /** Keys changed: the revision is read again on the next request. */
+  moved(): void {
+    this.#changes += 1;
+    this.#known = undefined;
+  }
+
+  async poll(): Promise<void> {
+    await this.#reading();
+  }
+
+  async #reading(): Promise<number> {
+    const changes = this.#changes;
+    const revision = await this.readNow();
+    if (changes === this.#changes) this.#known = revision;
+    return revision;
+  }
 }

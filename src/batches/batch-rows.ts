@@ -101,21 +101,26 @@ export async function accountsToTake(db: Db, now: number, limit: number): Promis
   return rows.map((row) => row.account_id);
 }
 
+/** How a lease was had: renewed by its holder, taken when there was none, or taken over when another's lapsed. */
+export type LeaseClaim = 'renewed' | 'taken' | 'taken over';
+
 /**
- * Takes or renews the lease on an account's batches until `expiresAt`: taken when there is none,
- * when it lapsed, or when `holder` already has it. One conditional write per engine, so two
- * instances racing for one account cannot both win.
+ * Takes or renews the lease on an account's batches until `expiresAt`: renewed when `holder`
+ * already has it, taken when there is none, taken over when another holder's lapsed; null when
+ * another holds it still. Each is one conditional write, so two instances racing for one account
+ * cannot both win.
  */
-export async function claimLease(store: Store, accountId: string, holder: string, now: number, expiresAt: number): Promise<boolean> {
+export async function claimLease(store: Store, accountId: string, holder: string, now: number, expiresAt: number): Promise<LeaseClaim | null> {
   return store.write(async (tx) => {
-    const renewed = await tx.updateTable('batch_leases').set({ holder, expires_at: expiresAt })
-      .where('account_id', '=', accountId)
-      .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<=', now)]))
-      .executeTakeFirst();
-    if (Number(renewed.numUpdatedRows) > 0) return true;
+    const renewed = await tx.updateTable('batch_leases').set({ expires_at: expiresAt })
+      .where('account_id', '=', accountId).where('holder', '=', holder).executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) > 0) return 'renewed';
+    const takenOver = await tx.updateTable('batch_leases').set({ holder, expires_at: expiresAt })
+      .where('account_id', '=', accountId).where('expires_at', '<=', now).executeTakeFirst();
+    if (Number(takenOver.numUpdatedRows) > 0) return 'taken over';
     const inserted = await tx.insertInto('batch_leases').values({ account_id: accountId, holder, expires_at: expiresAt })
       .onConflict((conflict) => conflict.column('account_id').doNothing()).returning('account_id').executeTakeFirst();
-    return inserted !== undefined;
+    return inserted === undefined ? null : 'taken';
   });
 }
 

@@ -7,6 +7,8 @@ export interface BatchRunnerOptions {
   leaseMs?: number;
   /** How often the runner looks for accounts to take and renews its leases. */
   pollMs?: number;
+  /** Told when this instance takes over the batches of an account whose holder's lease ran out. */
+  onTakeover?: (accountId: string) => void;
 }
 
 /** A worker on one account whose lease this instance holds. */
@@ -48,6 +50,7 @@ export class BatchRunner implements BackgroundTask {
   readonly #holder: string;
   readonly #leaseMs: number;
   readonly #pollMs: number;
+  readonly #onTakeover: (accountId: string) => void;
   readonly #workers = new Map<string, AccountWorker>();
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> = Promise.resolve();
@@ -58,6 +61,7 @@ export class BatchRunner implements BackgroundTask {
     this.#holder = services.holder;
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#pollMs = options.pollMs ?? 1_000;
+    this.#onTakeover = options.onTakeover ?? (() => undefined);
   }
 
   async start(): Promise<void> {
@@ -90,7 +94,9 @@ export class BatchRunner implements BackgroundTask {
     }
     for (const accountId of await accountsToTake(store.db, now(), ACCOUNTS_PER_ROUND)) {
       if (this.#stopping || this.#workers.has(accountId)) continue;
-      if (await claimLease(store, accountId, this.#holder, now(), now() + this.#leaseMs)) this.#startWorker(accountId);
+      const claim = await claimLease(store, accountId, this.#holder, now(), now() + this.#leaseMs);
+      if (claim === 'taken over') this.#onTakeover(accountId);
+      if (claim) this.#startWorker(accountId);
     }
   }
 

@@ -2,8 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import type { CatalogueProblem } from './types.js';
 import { readCatalogueInWorker, type CatalogueRead, type CatalogueReader } from './worker-catalogue-reader.js';
 
-/** What asked for a reload: the file watcher, or the operator's SIGHUP. */
-export type ReloadTrigger = 'file change' | 'SIGHUP';
+/** What asked for a reload: the file watcher, the operator's SIGHUP, or another instance of the fleet that reloaded. */
+export type ReloadTrigger = 'file change' | 'SIGHUP' | 'another instance';
 
 /** What reading the config file again found. */
 export type FileReading =
@@ -35,7 +35,7 @@ function signatureOf(stats: { dev: number; ino: number; size: number; mtimeMs: n
  * `signatureOf`) differs from the one last read, since the watcher reports every change in the
  * directory (a database beside the file changes many times a second, and reading megabytes of
  * catalogue on each would hold up requests); text that is the one last read is skipped too, so a
- * burst of events reads the file once. SIGHUP always reads it. The text is parsed by `parse`, in a
+ * burst of events reads the file once (and so does another instance's signal). SIGHUP always reads it. The text is parsed by `parse`, in a
  * worker thread unless told otherwise.
  */
 export class ConfigReloader {
@@ -85,7 +85,7 @@ export class ConfigReloader {
     try {
       // the signature is taken first: a change while reading makes the next event read again
       const signature = signatureOf(await stat(this.file));
-      if (trigger === 'file change' && signature === this.#lastSignature) return;
+      if (trigger !== 'SIGHUP' && signature === this.#lastSignature) return;
       text = await this.#read(this.file);
       this.#lastSignature = signature;
     } catch (error) {
@@ -94,7 +94,7 @@ export class ConfigReloader {
       await this.receive({ kind: 'unreadable', file: this.file, trigger, cause });
       return;
     }
-    if (this.#stopped || (trigger === 'file change' && text === this.#lastText)) return;
+    if (this.#stopped || (trigger !== 'SIGHUP' && text === this.#lastText)) return;
     this.#lastText = text;
     const result = await this.#parse(text, this.file);
     if (this.#stopped) return;

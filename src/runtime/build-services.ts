@@ -24,6 +24,8 @@ import { MemoryOverrunCounter } from '../stats/overrun-counter.js';
 import type { Store } from '../store/store.js';
 import { Transport, type TransportSettings, type UpstreamTransport } from '../upstream/transport.js';
 import type { BackgroundTask } from '../cluster/background.js';
+import type { FleetSignals } from '../cluster/fleet-signals.js';
+import { followFleet } from './fleet-caches.js';
 import { figuresSync } from './figures-sync.js';
 import { holdReconciler } from './hold-reconciler.js';
 import { instanceHeartbeat } from '../cluster/instance-heartbeat.js';
@@ -94,6 +96,8 @@ export interface BuiltServices {
   tasks: BackgroundTask[];
   /** This instance's metrics, for what runs beside the requests (catalogue reloads). */
   metrics: GatewayMetrics;
+  /** The signals to and from the other instances (catalogue reloads are told through them). */
+  signals: FleetSignals;
   /** Aborts what is still in flight: requests end with the restart 503. */
   restart(): void;
   /** Stops the batch runner sending; resolves once its requests in flight ended (or were cut by the restart). */
@@ -119,6 +123,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   const overruns = new MemoryOverrunCounter();
   const metrics = new GatewayMetrics(overruns);
   const restart = new AbortController();
+  const fleet = followFleet({ store, redis: inputs.redis, instanceId: registry.identity.id, logger, metrics, figures });
   let liveInstances = 1;
   const limiters = rateLimiters(inputs.redis, settings.rateLimits, () => liveInstances, (falling) => {
     metrics.rateLimitFallback(falling);
@@ -132,7 +137,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   const batches = new BatchService({ store, files, keys: inputs.files.keyStore, onSubmitted: () => batchRunner?.wake() });
   const services: Services = {
     catalogue: inputs.catalogue,
-    keys: createKeyDirectory(store, { cache: new KeyCache() }),
+    keys: createKeyDirectory(store, { cache: new KeyCache(), revision: fleet.keyRevision }),
     ledger: meteredLedger(ledger, metrics),
     checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger }),
     generations: createGenerationReader(store),
@@ -158,23 +163,39 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   };
   batchRunner = new BatchRunner(
     { store, pipeline: services, keys: services.keys, dataKeys: inputs.files.keyStore, files, logger, restart: restart.signal, now: Date.now, holder: registry.identity.id },
-    { leaseMs: recovery.batchLeaseMs, pollMs: recovery.batchPollMs },
+    {
+      leaseMs: recovery.batchLeaseMs,
+      pollMs: recovery.batchPollMs,
+      onTakeover: (accountId) => {
+        metrics.leaseTakenOver();
+        logger.info({ account: accountId }, 'took over the batches of an account whose lease had run out');
+      },
+    },
   );
+  metrics.dependencyHealth(services.readiness);
   const abandoned = createAbandonedGenerations({ store, ledger, catalogue: inputs.catalogue });
   return {
     services,
     instance: registry.identity,
     metrics,
-    // registered before anything is admitted; gone instances settled before the expired-hold sweep
+    signals: fleet.signals,
+    // signals heard before anything is served; registered before anything is admitted; gone
+    // instances settled before the expired-hold sweep
     tasks: [
+      ...fleet.tasks,
       instanceHeartbeat(registry, {
         intervalMs: recovery.heartbeatMs, staleAfterMs: recovery.staleAfterMs, logger, onLive: (instances) => {
           liveInstances = instances;
+          metrics.liveInstances(instances);
         },
       }),
       instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger }),
       holdReconciler(ledger, logger),
-      figuresSync(figures, { logger, ...(inputs.figures?.syncIntervalMs !== undefined && { intervalMs: inputs.figures.syncIntervalMs }) }),
+      figuresSync(figures, {
+        logger,
+        stored: () => fleet.signals.publish('figures'),
+        ...(inputs.figures?.syncIntervalMs !== undefined && { intervalMs: inputs.figures.syncIntervalMs }),
+      }),
       fileSweeper(files, inputs.files.keyStore, { logger }),
       batchRunner,
     ],

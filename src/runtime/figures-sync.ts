@@ -8,10 +8,17 @@ export const FIGURES_SYNC_MS = 10_000;
 /**
  * Keeps the measured figures in step with the database: the first round (before the instance
  * serves) loads the last seven days; each round stores this instance's closed minutes and reads
- * every instance's recent ones; stopping stores the minute in progress too, so a restart loses none.
+ * every instance's recent ones (and `stored` is told when there were any, for the fleet's signal);
+ * stopping stores the minute in progress too, so a restart loses none.
  */
-export function figuresSync(figures: Pick<MeasuredEndpointFigures, 'sync'>, options: { intervalMs?: number; logger: Pick<Logger, 'error'> }): BackgroundTask {
-  const task = periodicTask({ name: 'figures-sync', intervalMs: options.intervalMs ?? FIGURES_SYNC_MS, round: () => figures.sync(), logger: options.logger });
+export function figuresSync(
+  figures: Pick<MeasuredEndpointFigures, 'sync'>,
+  options: { intervalMs?: number; logger: Pick<Logger, 'error'>; stored?: () => void },
+): BackgroundTask {
+  const round = async () => {
+    if ((await figures.sync()) > 0) options.stored?.();
+  };
+  const task = periodicTask({ name: 'figures-sync', intervalMs: options.intervalMs ?? FIGURES_SYNC_MS, round, logger: options.logger });
   return {
     name: task.name,
     start: () => task.start(),

@@ -135,8 +135,16 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const applyLive = (next: Settings) => built.setRateLimits({ ...httpSettingsFrom(next), ...options.settings }.rateLimits);
   const configReload = startConfigReload(
     { file: options.configPath, initialText: file?.text, settings, watch: options.watch !== false },
-    { catalogue, logger, env, resolve, applyLive, prepare: prepareListing, observe: (report) => built.metrics.catalogueReloaded(report.outcome) },
+    {
+      catalogue, logger, env, resolve, applyLive, prepare: prepareListing,
+      observe: (report) => {
+        built.metrics.catalogueReloaded(report.outcome);
+        // the other instances read their files again; what they were told of is not told on
+        if (report.outcome === 'reloaded' && report.trigger !== 'another instance') built.signals.publish('catalogue');
+      },
+    },
   );
+  built.signals.on('catalogue', () => void configReload.reload('another instance'));
   rollback.push(() => configReload.stop());
   await prepareListing(catalogue.current());
   const app = await buildApp(services);

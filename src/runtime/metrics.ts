@@ -3,7 +3,8 @@ import { toUsdNumber } from '../billing/money.js';
 import type { GatewayError } from '../core/errors.js';
 import type { AttemptFailure, PlannedAttempt } from '../core/plan.js';
 import type { EndedRequest, RequestMetrics } from '../http/request-log.js';
-import type { MetricsExposition } from '../http/operator-views.js';
+import type { MetricsExposition, ReadinessProbe } from '../http/operator-views.js';
+import type { FleetSignal } from '../cluster/fleet-signals.js';
 import type { ReloadReport } from './reload-log.js';
 import type { CallObserver } from '../inference/observer.js';
 import type { OverrunCounter } from '../stats/overrun-counter.js';
@@ -18,6 +19,7 @@ export type RateLimitName = 'key' | 'address';
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const FIRST_TOKEN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 const LEDGER_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+const SIGNAL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
  * The metrics of one gateway instance, in a registry of its own (so several gateways in one process
@@ -39,6 +41,10 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   readonly #rateLimited = this.#counter('switchyard_rate_limited_total', 'Requests refused with 429 by a rate limit, by limit', ['limit']);
   readonly #reloads = this.#counter('switchyard_catalogue_reloads_total', 'Catalogue reloads, by outcome', ['outcome']);
   readonly #fallbackLimits = this.#gauge('switchyard_rate_limit_fallback', '1 while Redis cannot be reached and this instance enforces its share (limit ÷ live instances) of each rate limit on its own');
+  readonly #liveInstances = this.#gauge('switchyard_live_instances', 'Instances on this database whose heartbeat is fresh, this one included');
+  readonly #signalsHeard = this.#gauge('switchyard_fleet_signals_listening', '1 while this instance hears the fleet\'s signals (subscribed on Redis); 0 while its key cache reads the database on every turn');
+  readonly #signalDelay = this.#histogram('switchyard_fleet_signal_delay_seconds', 'Time from another instance sending a signal (its clock) to this one hearing it, by signal', ['signal'], SIGNAL_BUCKETS);
+  readonly #leaseTakeovers = this.#counter('switchyard_batch_lease_takeovers_total', 'Accounts whose batches this instance took over from an instance whose lease had run out', []);
 
   constructor(overruns: Pick<OverrunCounter, 'read'>) {
     collectDefaultMetrics({ register: this.#registry });
@@ -97,6 +103,35 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   /** Whether the rate limits are enforced per instance now (Redis unreachable). */
   rateLimitFallback(falling: boolean): void {
     this.#fallbackLimits.set(falling ? 1 : 0);
+  }
+
+  liveInstances(count: number): void {
+    this.#liveInstances.set(count);
+  }
+
+  signalsListening(listening: boolean): void {
+    this.#signalsHeard.set(listening ? 1 : 0);
+  }
+
+  signalHeard(signal: FleetSignal, delayMs: number): void {
+    this.#signalDelay.observe({ signal }, Math.max(0, delayMs) / 1000);
+  }
+
+  leaseTakenOver(): void {
+    this.#leaseTakeovers.inc();
+  }
+
+  /** 1 or 0 per dependency (database, key store, Redis, catalogue), from `readiness` run at each scrape. */
+  dependencyHealth(readiness: ReadinessProbe): void {
+    new Gauge({
+      name: 'switchyard_dependency_up',
+      help: 'Whether each thing this instance depends on answered at the scrape (the checks of /readyz), by dependency',
+      labelNames: ['dependency'],
+      registers: [this.#registry],
+      async collect() {
+        for (const check of (await readiness.probe()).checks) this.set({ dependency: check.name }, check.ok ? 1 : 0);
+      },
+    });
   }
 
   rateLimited(limit: RateLimitName): void {

@@ -58,8 +58,9 @@ export class MeasuredEndpointFigures implements EndpointFigures, SampleRecorder 
    * Closes the minutes before the current one (all of them when `final`: the instance stops),
    * stores them, reads the recent minutes of every instance back, and moves the windows on. The
    * first sync loads the last seven days. Buckets that could not be stored are kept for the next.
+   * Resolves to how many minute buckets were closed (and stored, where there is storage).
    */
-  async sync(options: { final?: boolean } = {}): Promise<void> {
+  async sync(options: { final?: boolean } = {}): Promise<number> {
     const now = this.#now();
     const minute = minuteOf(now);
     const closed = this.#recorder.takeClosed(now, { all: options.final === true });
@@ -68,6 +69,22 @@ export class MeasuredEndpointFigures implements EndpointFigures, SampleRecorder 
     else for (const { endpointId, minute: start, bucket } of closed) this.#windows.setMinute(endpointId, start, bucket);
     this.#windows.roll(minute);
     this.#minute = Math.max(this.#minute, minute);
+    this.#changed();
+    return closed.length;
+  }
+
+  /**
+   * Reads every instance's recent minutes again without storing any (another instance just stored
+   * its own), so the figures add up over the fleet without waiting for this instance's next sync.
+   */
+  async refresh(): Promise<void> {
+    const { storage } = this.options;
+    if (!storage || !this.#loaded) return;
+    await this.#readRecent(storage.rows, minuteOf(this.#now()));
+    this.#changed();
+  }
+
+  #changed(): void {
     this.#version += 1;
     this.#cache.clear();
   }
@@ -84,12 +101,16 @@ export class MeasuredEndpointFigures implements EndpointFigures, SampleRecorder 
       this.#recorder.giveBack(kept);
       throw error;
     }
-    for (const recent of await storage.rows.readMinutes(minute - SETTLE_MINUTES)) {
-      this.#windows.setMinute(recent.endpointId, recent.minute, recent.bucket);
-    }
+    await this.#readRecent(storage.rows, minute);
     if (minute - this.#prunedAt >= PRUNE_EVERY_MINUTES) {
       await storage.rows.prune(minute - RETENTION_MINUTES, minute - SKETCH_MINUTES);
       this.#prunedAt = minute;
+    }
+  }
+
+  async #readRecent(rows: FigureRows, minute: number): Promise<void> {
+    for (const recent of await rows.readMinutes(minute - SETTLE_MINUTES)) {
+      this.#windows.setMinute(recent.endpointId, recent.minute, recent.bucket);
     }
   }
 

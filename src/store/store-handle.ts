@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type { CommitNotices } from './commit-notices.js';
 import type { Engine } from './database-url.js';
 import type { Database } from './schema.js';
 
@@ -23,5 +24,7 @@ export interface Store {
    * run inside `write` without the query builder. Use it only inside `write` work or for reads.
    */
   readonly sqlite: BetterSqlite3.Database | null;
+  /** What this process's committed writes changed (see `announceOnCommit`). */
+  readonly committed: CommitNotices;
   close(): Promise<void>;
 }

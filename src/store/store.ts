@@ -1,4 +1,5 @@
 import { Kysely } from 'kysely';
+import { CommitNotices } from './commit-notices.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { runMigrations } from './migrator.js';
 import type { Migration } from './migrations/migration.js';
@@ -41,22 +42,26 @@ function sqliteStore(path: string): Store {
   const engine = openSqliteEngine(path);
   const db = new Kysely<Database>({ dialect: engine.dialect });
   const batcher = new WriteBatcher(engine.database, (run) => db.connection().execute(run));
+  const committed = new CommitNotices();
   return {
     db,
     engine: 'sqlite',
     sqlite: engine.database,
-    write: (work) => batcher.write(work),
+    committed,
+    write: committed.announcing((work) => batcher.write(work)),
     close: () => db.destroy(),
   };
 }
 
 function postgresStore(url: string, poolSize?: number, timeouts?: PostgresTimeouts): Store {
   const db = new Kysely<Database>({ dialect: openPostgresDialect(url, poolSize, timeouts) });
+  const committed = new CommitNotices();
   return {
     db,
     engine: 'postgres',
     sqlite: null,
-    write: (work) => db.transaction().execute(work),
+    committed,
+    write: committed.announcing((work) => db.transaction().execute(work)),
     close: () => db.destroy(),
   };
 }

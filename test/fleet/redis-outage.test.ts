@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/accounts.js';
+import { createAccount, createKey, revokeKey } from '../../src/accounts/accounts.js';
+import { CLI_CHANGE } from '../../src/accounts/audit.js';
+import { openStore } from '../../src/store/store.js';
 import type { RunningGateway } from '../../src/runtime/gateway.js';
 import { POSTGRES_REACHABLE } from '../support/store-engines.js';
 import { startFleet, type Fleet } from './fleet.js';
@@ -32,10 +34,15 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('Redis stopped and back
     return { status: response.status, limit: response.headers.get('x-ratelimit-limit') };
   }
 
-  it('each instance enforces its share (limit ÷ 3) while Redis is away, never a 500, says so in /readyz and /metrics, and shares the limit again once it is back', async () => {
+  async function listening(gateway: RunningGateway): Promise<number> {
+    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    return Number(/^switchyard_fleet_signals_listening (\d)$/m.exec(metrics)?.[1]);
+  }
+
+  it('each instance enforces its share (limit ÷ 3) while Redis is away, never a 500, says so in /readyz and /metrics, honours a revocation on the next request by reading the database, and shares the limit and hears signals again once it is back', async () => {
     const [first] = gateways;
     if (!first) throw new Error('no gateway');
-    const { key } = await createAccount(first.store, { name: 'outage', creditsUsd: '5' });
+    const { key, accountId } = await createAccount(first.store, { name: 'outage', creditsUsd: '5' });
     expect(await keyRequest(first, key)).toEqual({ status: 200, limit: String(LIMIT) });
     relay.cut();
     const during = await Promise.all(Array.from({ length: 3 * LIMIT }, (_, index) => keyRequest(gateways[index % 3], key)));
@@ -46,9 +53,18 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('Redis stopped and back
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as { checks: Array<{ name: string; ok: boolean }> }).checks).toContainEqual(expect.objectContaining({ name: 'redis', ok: false }));
     expect(await (await fetch(`${first.url}/metrics`)).text()).toMatch(/^switchyard_rate_limit_fallback 1$/m);
+    // no signal can be heard: each key cache reads the key revision again on every turn, so a key
+    // revoked by another process is refused by every instance on its very next request
+    for (const gateway of gateways) await expect.poll(async () => listening(gateway), { timeout: 5_000, interval: 50 }).toBe(0);
+    const doomed = await createKey(first.store, { accountId, name: 'doomed' }, CLI_CHANGE);
+    expect((await keyRequest(gateways[1], doomed.key)).status).toBe(200);
+    const cli = await openStore(fleet.databaseUrl, { migrate: false });
+    await revokeKey(cli, { accountId, hash: doomed.hash }, CLI_CHANGE).finally(() => cli.close());
+    expect(await Promise.all(gateways.map(async (gateway) => (await keyRequest(gateway, doomed.key)).status))).toEqual([401, 401, 401]);
     relay.restore();
     const { key: fresh } = await createAccount(first.store, { name: 'after', creditsUsd: '5' });
     await expect.poll(async () => (await keyRequest(first, fresh)).limit, { timeout: 15_000, interval: 200 }).toBe(String(LIMIT));
     expect(await (await fetch(`${first.url}/metrics`)).text()).toMatch(/^switchyard_rate_limit_fallback 0$/m);
+    for (const gateway of gateways) await expect.poll(async () => listening(gateway), { timeout: 15_000, interval: 200 }).toBe(1);
   }, 60_000);
 });

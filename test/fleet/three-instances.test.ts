@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createKey, revokeKey } from '../../src/accounts/accounts.js';
+import { createAccount, createKey } from '../../src/accounts/accounts.js';
 import { CLI_CHANGE } from '../../src/accounts/audit.js';
 import { parseUsd } from '../../src/billing/money.js';
 import type { RunningGateway } from '../../src/runtime/gateway.js';
@@ -42,16 +42,6 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('three instances on one
     expect(replies.filter((reply) => reply.status === 200).map((reply) => Number(reply.remaining)).sort((a, b) => a - b)).toEqual(Array.from({ length: LIMIT }, (_, index) => index));
     const ready = await fetch(`${gateways[1]?.url}/readyz`).then((response) => response.json()) as { checks: Array<{ name: string; ok: boolean }> };
     expect(ready.checks).toContainEqual({ name: 'redis', ok: true });
-  });
-
-  it('a key revoked through one instance is refused by every instance on its very next request', async () => {
-    const gateway = gateways[0];
-    if (!gateway) throw new Error('no gateway');
-    const other = await createKey(gateway.store, { accountId, name: 'doomed' }, CLI_CHANGE);
-    const status = async (index: number) => (await fetch(`${gateways[index]?.url}/api/v1/models/user`, { headers: { authorization: `Bearer ${other.key}` } })).status;
-    expect(await Promise.all([0, 1, 2].map(status))).toEqual([200, 200, 200]);
-    expect(await revokeKey(gateway.store, { accountId, hash: other.hash }, CLI_CHANGE)).toBe(true);
-    expect(await Promise.all([0, 1, 2].map(status))).toEqual([401, 401, 401]);
   });
 
   it('a key\'s spend limit holds however its requests are spread: concurrent chats over the three never charge past it', async () => {

@@ -150,7 +150,7 @@ describe.each(STORE_ENGINES)('running a batch on $name', (engine) => {
   it('an instance whose lease another took sends nothing more, and leaves the batch to it', async () => {
     const context = await submitted();
     const now = Date.now();
-    expect(await claimLease(context.store, context.accountId, 'inst_other', now, now + 60_000)).toBe(true);
+    expect(await claimLease(context.store, context.accountId, 'inst_other', now, now + 60_000)).toBe('taken');
     const services = context.services;
     expect(await new BatchRun(services, await batchRow(context.store, context.id), new AbortController().signal).run()).toBe('waiting');
     expect(context.executor.sent).toBe(0);
