@@ -80,7 +80,10 @@ export class MeasuredEndpointFigures implements EndpointFigures, SampleRecorder 
   async refresh(): Promise<void> {
     const { storage } = this.options;
     if (!storage || !this.#loaded) return;
-    await this.#readRecent(storage.rows, minuteOf(this.#now()));
+    const minute = minuteOf(this.#now());
+    await this.#readRecent(storage.rows, minute);
+    this.#windows.roll(minute);
+    this.#minute = Math.max(this.#minute, minute);
     this.#changed();
   }
 

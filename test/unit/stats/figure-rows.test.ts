@@ -70,6 +70,25 @@ describe.each(STORE_ENGINES)('stored figures on $name', (engine) => {
     }
   });
 
+  it('an instance told that another stored its minutes reads them at once, storing nothing of its own', async () => {
+    const database = await store();
+    const { clock, now } = clockAt('2025-07-01T12:00:10Z');
+    const first = instance(database, 'inst_a', now);
+    const second = instance(database, 'inst_b', now);
+    await first.sync();
+    await second.sync();
+    for (let index = 0; index < 12; index += 1) first.record(ENDPOINT, { ok: true, ttftSeconds: 0.2 });
+    for (let index = 0; index < 4; index += 1) second.record(ENDPOINT, { ok: false });
+    clock.now += MINUTE;
+    expect(await first.sync()).toBe(1);
+    expect(second.figuresOf(ENDPOINT).uptime.last5m.samples).toBe(0);
+    await second.refresh();
+    expect(second.figuresOf(ENDPOINT).uptime.last5m).toEqual({ value: 100, samples: 12 });
+    // its own closed minute waits for its own sync
+    expect(await second.sync()).toBe(1);
+    expect(second.figuresOf(ENDPOINT).uptime.last5m).toEqual({ value: 75, samples: 16 });
+  });
+
   it('figures older than a day load as counts by hour; rows past seven days are pruned', async () => {
     const database = await store();
     const { clock, now } = clockAt('2025-07-01T12:00:10Z');
