@@ -2,7 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 /**
@@ -52,16 +52,6 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .executeTakeFirst();
       return row ? accountBalanceOf(row) : null;
     },
-    async adjustAccount(accountId, change) {
-      await tx
-        .updateTable('accounts')
-        .set({
-          balance_units: sql<string>`(balance_units::numeric + ${change.balance.toString()}::numeric)::text`,
-          reserved_units: sql<string>`(reserved_units::numeric + ${change.reserved.toString()}::numeric)::text`,
-        })
-        .where('id', '=', accountId)
-        .execute();
-    },
     async chargedSince(ref, dayStart) {
       const days = await tx
         .selectFrom('spend_usage')
@@ -102,44 +92,59 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .values(pending)
         .execute();
     },
-    async deleteHold(holdId) {
-      const row = await tx.deleteFrom('holds').where('id', '=', holdId).returning('amount_units').executeTakeFirst();
-      return row ? BigInt(row.amount_units) : null;
+    async endHold(holdId, row) {
+      // one statement, one round trip: the hold deleted and the pending record closed
+      const settled = Object.fromEntries(SETTLED_COLUMNS.map((column) => [column, row[column] ?? null])) as Updateable<GenerationsTable>;
+      const ended = await tx
+        .with('released', (db) => db.deleteFrom('holds').where('id', '=', holdId).returning('amount_units'))
+        .with('closed', (db) => db.updateTable('generations').set(settled).where('id', '=', row.id).where('status', '=', 'pending').returning('id'))
+        .selectNoFrom((eb) => [
+          eb.selectFrom('released').select('amount_units').as('released'),
+          eb.selectFrom('closed').select((count) => count.fn.countAll<string>().as('closed')).as('closed'),
+        ])
+        .executeTakeFirstOrThrow();
+      const written = Number(ended.closed) > 0 || (await insertGeneration(row));
+      return { released: ended.released === null ? null : BigInt(ended.released), written };
     },
     insertGeneration,
-    async closeGeneration(row) {
-      const settled = Object.fromEntries(SETTLED_COLUMNS.map((column) => [column, row[column] ?? null])) as Updateable<GenerationsTable>;
-      const updated = await tx
-        .updateTable('generations')
-        .set(settled)
-        .where('id', '=', row.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      return updated.numUpdatedRows > 0n || insertGeneration(row);
-    },
-    async insertEntry(entry) {
+    insertEntry: (entry) => insertEntry(tx, entry).execute().then(() => undefined),
+    async moveMoney(accountId, change, charge) {
+      const moved = {
+        balance_units: sql<string>`(balance_units::numeric + ${change.balance.toString()}::numeric)::text`,
+        reserved_units: sql<string>`(reserved_units::numeric + ${change.reserved.toString()}::numeric)::text`,
+      };
+      if (!charge) {
+        await tx.updateTable('accounts').set(moved).where('id', '=', accountId).execute();
+        return;
+      }
+      // one statement, one round trip. Its sub-statements run after the main one (which does not
+      // read them), so the account's row is locked before the spend rows, as every settlement does
+      const units = charge.entry.amount.toString();
+      const spend = Object.entries(charge.owners).flatMap(([scope, id]) =>
+        [charge.dayStart, LIFETIME_DAY].map((day) => ({ scope, scope_id: id, day_start: day, amount_units: units })));
       await tx
-        .insertInto('ledger_entries')
-        .values({
-          id: entry.id,
-          account_id: entry.accountId,
-          amount_units: entry.amount.toString(),
-          kind: entry.kind,
-          generation_id: entry.generationId,
-          created_at: entry.at.getTime(),
-        })
-        .execute();
-    },
-    async addSpend(owners, dayStart, amount) {
-      const units = amount.toString();
-      const refs = Object.entries(owners).map(([scope, id]) => ({ scope, id }));
-      await tx
-        .insertInto('spend_usage')
-        .values(refs.flatMap((ref) => [dayStart, LIFETIME_DAY].map((day) => ({ scope: ref.scope, scope_id: ref.id, day_start: day, amount_units: units }))))
-        .onConflict((conflict) => conflict.columns(['scope', 'scope_id', 'day_start']).doUpdateSet({
-          amount_units: sql<string>`(spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text`,
-        }))
+        .with('entry', () => insertEntry(tx, charge.entry))
+        .with('spend', (db) => db
+          .insertInto('spend_usage')
+          .values(spend)
+          .onConflict((conflict) => conflict.columns(['scope', 'scope_id', 'day_start']).doUpdateSet({
+            amount_units: sql<string>`(spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text`,
+          })))
+        .updateTable('accounts')
+        .set(moved)
+        .where('id', '=', accountId)
         .execute();
     },
   };
+}
+
+function insertEntry(tx: Db, entry: LedgerEntry) {
+  return tx.insertInto('ledger_entries').values({
+    id: entry.id,
+    account_id: entry.accountId,
+    amount_units: entry.amount.toString(),
+    kind: entry.kind,
+    generation_id: entry.generationId,
+    created_at: entry.at.getTime(),
+  });
 }

@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
-import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type GenerationColumn, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type GenerationColumn, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -71,6 +71,9 @@ export function sqliteLedgerTables(database: BetterSqlite3.Database): LedgerTabl
 
 function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
   // no row locks on SQLite: the write batch's transaction excludes every other writer
+  const insertEntry = async (entry: LedgerEntry) => {
+    statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
+  };
   const readAccount = async (accountId: string) => {
     const row = statements.account.get(accountId) as AccountRow | undefined;
     return row ? accountBalanceOf(row) : null;
@@ -90,12 +93,6 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       const next = { balance: account.balance, reserved: account.reserved + amount };
       statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
       return next;
-    },
-    async adjustAccount(accountId, change) {
-      const row = statements.account.get(accountId) as AccountRow | undefined;
-      if (!row) throw new Error(`account ${accountId} does not exist`);
-      const account = accountBalanceOf(row);
-      statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
     },
     async chargedSince(ref, dayStart) {
       const rows = dayStart === null
@@ -121,24 +118,26 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       );
       if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
     },
-    async deleteHold(holdId) {
+    async endHold(holdId, row) {
       const amount = statements.deleteHold.get(holdId) as string | undefined;
-      return amount === undefined ? null : BigInt(amount);
+      const settled = boundValues(row, SETTLED_COLUMNS);
+      settled.push(row.id);
+      const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
+      return { released: amount === undefined ? null : BigInt(amount), written };
     },
     async insertGeneration(row: Insertable<GenerationsTable>) {
       return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
     },
-    async closeGeneration(row: Insertable<GenerationsTable>) {
-      const settled = boundValues(row, SETTLED_COLUMNS);
-      settled.push(row.id);
-      if (statements.closeGeneration.run(settled).changes === 1) return true;
-      return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
-    },
-    async insertEntry(entry) {
-      statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
-    },
-    async addSpend(owners, dayStart, amount) {
-      const units = amount.toString();
+    insertEntry,
+    async moveMoney(accountId, change, charge) {
+      const row = statements.account.get(accountId) as AccountRow | undefined;
+      if (!row) throw new Error(`account ${accountId} does not exist`);
+      const account = accountBalanceOf(row);
+      statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
+      if (!charge) return;
+      await insertEntry(charge.entry);
+      const { owners, dayStart } = charge;
+      const units = charge.entry.amount.toString();
       statements.addSpend.run(SPEND_SCOPES.flatMap((scope) => [scope, owners[scope], dayStart, units, scope, owners[scope], LIFETIME_DAY, units]));
     },
   };

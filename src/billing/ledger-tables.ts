@@ -42,26 +42,35 @@ export interface LedgerTables {
    * stays locked until the transaction ends, so callers run it last.
    */
   reserve(accountId: string, amount: Units): Promise<AccountBalance | null>;
-  /** Moves the balance and the reserve by these amounts (negative to take away), in one write; run it last. */
-  adjustAccount(accountId: string, change: AccountBalance): Promise<void>;
   /** The scope's charges on the UTC days starting at or after `dayStart`; null: all it was ever charged. */
   chargedSince(ref: ScopeRef, dayStart: number | null): Promise<Units>;
   /** What the scope's open holds taken at or after `since` reserve; null: all its open holds. */
   heldSince(ref: ScopeRef, since: number | null): Promise<Units>;
   /** Inserts an open hold, stamped with the instance that took it, and its pending generation. */
   insertHold(hold: Hold, at: Date, pending: PendingGenerationRow): Promise<void>;
-  /** Deletes an open hold; its amount, or null when it was already released. */
-  deleteHold(holdId: string): Promise<Units | null>;
+  /**
+   * Ends a hold: deletes it (`released` is its amount, or null when it was already released) and
+   * writes the generation's final record, its `SETTLED_COLUMNS` over its pending row or the whole
+   * record where none exists (`written`: this call wrote it; false when it was already settled).
+   */
+  endHold(holdId: string, row: Insertable<GenerationsTable>): Promise<{ released: Units | null; written: boolean }>;
   /** True when this call wrote the record (it did not exist yet). */
   insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
-  /**
-   * Writes a generation's final record: its `SETTLED_COLUMNS` over its pending row, or the whole
-   * record where none exists. True when this call wrote it; false when the generation was already settled.
-   */
-  closeGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;
-  /** Adds `amount` to the UTC day `dayStart` and the lifetime total of the three scopes `owners`, in one statement. */
-  addSpend(owners: SpendOwners, dayStart: number, amount: Units): Promise<void>;
+  /**
+   * Moves the account's balance and reserve by `change` (negative to take away) and, for a charge,
+   * records its ledger entry and adds it to the UTC day `dayStart` and the lifetime total of the
+   * three scopes `owners`: one write, with the account's row before the spend rows (the order
+   * every settlement takes them in); run it last.
+   */
+  moveMoney(accountId: string, change: AccountBalance, charge: Charge | null): Promise<void>;
+}
+
+/** What a settlement charges: its ledger entry, and the scopes and day its spend counts in. */
+export interface Charge {
+  entry: LedgerEntry;
+  owners: SpendOwners;
+  dayStart: number;
 }
 
 /** The key, workspace and account one charge is spent by. */

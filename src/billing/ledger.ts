@@ -93,16 +93,18 @@ async function finish(
     // account's lock first, as those judging holds do, so none of them reads half of the move
     if (hasLimits(held.limits ?? {})) await lockedAccount(tables, held.accountId);
     // the hold's own row decides between two settlements of one hold: the second finds it gone
-    const released = await tables.deleteHold(held.id);
-    const written = await tables.closeGeneration(generationToRow(record, charged));
+    const { released, written } = await tables.endHold(held.id, generationToRow(record, charged));
     const cost = written && charged ? record.cost : 0n;
     if (released === null && cost === 0n) return;
-    if (cost !== 0n) await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at });
     // late: the account's row is locked only until the commit; and before the spend rows, the order
-    // every settlement takes them in (one that judged limits locked the account first), so none waits in a circle
-    await tables.adjustAccount(held.accountId, { balance: -cost, reserved: -(released ?? 0n) });
-    // the charge counts in the window its hold was taken in, as the hold did
-    if (cost !== 0n) await tables.addSpend(spendOwners(held), dayStart(held.heldAt), cost);
+    // every settlement takes them in (one that judged limits locked the account first), so none
+    // waits in a circle. The charge counts in the window its hold was taken in, as the hold did.
+    const charge = cost === 0n ? null : {
+      entry: { id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge' as const, generationId: held.generationId, at },
+      owners: spendOwners(held),
+      dayStart: dayStart(held.heldAt),
+    };
+    await tables.moveMoney(held.accountId, { balance: -cost, reserved: -(released ?? 0n) }, charge);
   });
 }
 

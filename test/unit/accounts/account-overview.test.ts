@@ -20,8 +20,8 @@ describe.each(STORE_ENGINES)('account overview on $name', (engine) => {
   async function spend(store: Store, owners: { key: string; workspace: string; account: string }, day: Date, usd: string): Promise<void> {
     await store.write(async (tx) => {
       const tables = ledgerTables(store, tx);
-      await tables.insertEntry({ id: newTimeOrderedRecordId('led'), accountId: owners.account, amount: parseUsd(usd), kind: 'charge', generationId: null, at: day });
-      await tables.addSpend(owners, dayStart(day), parseUsd(usd));
+      const entry = { id: newTimeOrderedRecordId('led'), accountId: owners.account, amount: parseUsd(usd), kind: 'charge' as const, generationId: null, at: day };
+      await tables.moveMoney(owners.account, { balance: 0n, reserved: 0n }, { entry, owners, dayStart: dayStart(day) });
     });
   }
   async function setMoney(store: Store, accountId: string, balance: Units, reserved: Units): Promise<void> {
