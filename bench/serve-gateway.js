@@ -37,6 +37,7 @@ models:
 const simUrl = process.env.BENCH_SIM_URL;
 if (!simUrl) throw new Error('BENCH_SIM_URL must name the simulator, e.g. http://127.0.0.1:9101');
 const { gateway, remove } = await startBenchGateway(catalogueYaml(simUrl), { folderPrefix: 'switchyard-bench-' });
-const account = await createAccount(gateway.store, { name: 'bench', creditsUsd: '1000000' });
+// BENCH_KEY: the key of an account another instance on the same database created (a fleet's load on one account)
+const key = process.env.BENCH_KEY ?? (await createAccount(gateway.store, { name: 'bench', creditsUsd: '1000000' })).key;
 serveControl(remove);
-announce({ url: gateway.url, key: account.key, model: BENCH_MODEL, pid: process.pid });
+announce({ url: gateway.url, key, model: BENCH_MODEL, pid: process.pid });
