@@ -2,7 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 /**
@@ -42,16 +42,6 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .where('id', '=', accountId)
         .execute();
     },
-    async reserve(accountId, amount) {
-      const row = await tx
-        .updateTable('accounts')
-        .set({ reserved_units: sql<string>`(reserved_units::numeric + ${amount.toString()}::numeric)::text` })
-        .where('id', '=', accountId)
-        .where(sql<boolean>`balance_units::numeric - reserved_units::numeric >= ${amount.toString()}::numeric`)
-        .returning(['balance_units', 'reserved_units'])
-        .executeTakeFirst();
-      return row ? accountBalanceOf(row) : null;
-    },
     async chargedSince(ref, dayStart) {
       const days = await tx
         .selectFrom('spend_usage')
@@ -72,25 +62,38 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .execute();
       return sumUnits(holds.map((hold) => hold.amount_units));
     },
-    async insertHold(hold, at, pending) {
-      // one statement, one round trip: the hold and its pending generation
-      await tx
-        .with('hold', (db) =>
-          db.insertInto('holds').values({
-            id: hold.id,
-            generation_id: hold.generationId,
-            account_id: hold.accountId,
-            workspace_id: hold.workspaceId,
-            key_id: hold.keyId,
-            amount_units: hold.amount.toString(),
-            expires_at: hold.expiresAt.getTime(),
-            created_at: at.getTime(),
-            instance_id: pending.instance_id,
-          }),
-        )
+    async reserveAndHold(hold, at, pending) {
+      // one statement: the hold and its pending generation are inserted only from the row the
+      // conditional reserve returns, so a balance that does not cover it changes nothing
+      const amount = hold.amount.toString();
+      const row: Record<string, unknown> = pending;
+      const written = await tx
+        .with('reserved', (db) => db
+          .updateTable('accounts')
+          .set({ reserved_units: sql<string>`(reserved_units::numeric + ${amount}::numeric)::text` })
+          .where('id', '=', hold.accountId)
+          .where(sql<boolean>`balance_units::numeric - reserved_units::numeric >= ${amount}::numeric`)
+          .returning('id'))
+        .with('hold', (db) => db
+          .insertInto('holds')
+          .columns(['id', 'generation_id', 'account_id', 'workspace_id', 'key_id', 'amount_units', 'expires_at', 'created_at', 'instance_id'])
+          .expression(db.selectFrom('reserved').select((eb) => [
+            eb.val(hold.id).as('id'),
+            eb.val(hold.generationId).as('generation_id'),
+            eb.val(hold.accountId).as('account_id'),
+            eb.val(hold.workspaceId).as('workspace_id'),
+            eb.val(hold.keyId).as('key_id'),
+            eb.val(amount).as('amount_units'),
+            eb.val(hold.expiresAt.getTime()).as('expires_at'),
+            eb.val(at.getTime()).as('created_at'),
+            eb.val(pending.instance_id).as('instance_id'),
+          ])))
         .insertInto('generations')
-        .values(pending)
-        .execute();
+        .columns(GENERATION_COLUMNS)
+        .expression((db) => db.selectFrom('reserved').select((eb) => GENERATION_COLUMNS.map((column) => eb.val(row[column] ?? null).as(column))))
+        .returning('id')
+        .executeTakeFirst();
+      return written !== undefined;
     },
     async endHold(holdId, row) {
       // one statement, one round trip: the hold deleted and the pending record closed

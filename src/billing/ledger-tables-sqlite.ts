@@ -84,16 +84,6 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async writeAccount(accountId, next) {
       statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
     },
-    // the write batch's transaction already excludes every other writer: a read, then a write, is one step
-    async reserve(accountId, amount) {
-      const row = statements.account.get(accountId) as AccountRow | undefined;
-      if (!row) return null;
-      const account = accountBalanceOf(row);
-      if (account.balance - account.reserved < amount) return null;
-      const next = { balance: account.balance, reserved: account.reserved + amount };
-      statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
-      return next;
-    },
     async chargedSince(ref, dayStart) {
       const rows = dayStart === null
         ? statements.chargedInAll.all(ref.scope, ref.id)
@@ -104,7 +94,13 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       const rows = since === null ? statements.heldInAll[ref.scope].all(ref.id) : statements.heldSince[ref.scope].all(ref.id, since);
       return sumUnits(rows as string[]);
     },
-    async insertHold(hold, at, pending) {
+    // the write batch's transaction already excludes every other writer: a read, then writes, is one step
+    async reserveAndHold(hold, at, pending) {
+      const row = statements.account.get(hold.accountId) as AccountRow | undefined;
+      if (!row) return false;
+      const account = accountBalanceOf(row);
+      if (account.balance - account.reserved < hold.amount) return false;
+      statements.writeAccount.run(account.balance.toString(), (account.reserved + hold.amount).toString(), hold.accountId);
       statements.insertHold.run(
         hold.id,
         hold.generationId,
@@ -117,6 +113,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
         pending.instance_id,
       );
       if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
+      return true;
     },
     async endHold(holdId, row) {
       const amount = statements.deleteHold.get(holdId) as string | undefined;

@@ -36,18 +36,17 @@ export interface LedgerTables {
   /** The account's balance as it reads now, locking nothing (what a refusal tells). */
   readAccount(accountId: string): Promise<AccountBalance | null>;
   writeAccount(accountId: string, next: AccountBalance): Promise<void>;
-  /**
-   * Reserves `amount` of the account's spendable balance in one conditional write, and answers the
-   * balance after it; null (nothing changed) when the spendable balance does not cover it. Its row
-   * stays locked until the transaction ends, so callers run it last.
-   */
-  reserve(accountId: string, amount: Units): Promise<AccountBalance | null>;
   /** The scope's charges on the UTC days starting at or after `dayStart`; null: all it was ever charged. */
   chargedSince(ref: ScopeRef, dayStart: number | null): Promise<Units>;
   /** What the scope's open holds taken at or after `since` reserve; null: all its open holds. */
   heldSince(ref: ScopeRef, since: number | null): Promise<Units>;
-  /** Inserts an open hold, stamped with the instance that took it, and its pending generation. */
-  insertHold(hold: Hold, at: Date, pending: PendingGenerationRow): Promise<void>;
+  /**
+   * Reserves the hold's amount of the account's spendable balance and inserts the open hold,
+   * stamped with the instance that took it, with its pending generation: one write (one statement
+   * on PostgreSQL) that does nothing and answers false when the spendable balance does not cover
+   * it. The account's row stays locked until the transaction ends, so callers run it last.
+   */
+  reserveAndHold(hold: Hold, at: Date, pending: PendingGenerationRow): Promise<boolean>;
   /**
    * Ends a hold: deletes it (`released` is its amount, or null when it was already released) and
    * writes the generation's final record, its `SETTLED_COLUMNS` over its pending row or the whole

@@ -50,22 +50,22 @@ async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl
     throw new RangeError('a hold writes its own generation, pending');
   }
   const held: Hold = { ...request, id: newTimeOrderedRecordId('hold'), heldAt: at, expiresAt: new Date(at.getTime() + ttl) };
-  await store.write(async (tx) => {
-    const tables = ledgerTables(store, tx);
-    const limits = request.limits ?? {};
-    // spend limits are judged under the account's lock, so that concurrent holds cannot both pass one
-    if (hasLimits(limits)) {
+  const pending = pendingGenerationRow(held, instanceId);
+  const limits = request.limits ?? {};
+  const reserved = hasLimits(limits)
+    ? await store.write(async (tx) => {
+      const tables = ledgerTables(store, tx);
+      // spend limits are judged under the account's lock, so that concurrent holds cannot both pass one
       await lockedAccount(tables, request.accountId);
       await checkSpendLimits(tables, spendOwners(request), limits, request.amount, at);
-    }
-    await tables.insertHold(held, at, pendingGenerationRow(held, instanceId));
-    // last, in one conditional write: the account's row is locked only until the commit that follows
-    if (await tables.reserve(request.accountId, request.amount)) return;
-    const account = await tables.readAccount(request.accountId);
-    if (!account) throw new Error(`account ${request.accountId} does not exist`);
-    throw insufficientCredits(request.amount, account);
-  });
-  return held;
+      return tables.reserveAndHold(held, at, pending);
+    })
+    // one conditional write: the account's row is locked only while it runs
+    : await store.writeStatement((db) => ledgerTables(store, db).reserveAndHold(held, at, pending));
+  if (reserved) return held;
+  const account = await ledgerTables(store, store.db).readAccount(request.accountId);
+  if (!account) throw new Error(`account ${request.accountId} does not exist`);
+  throw insufficientCredits(request.amount, account);
 }
 
 /** The 402 of a hold the spendable balance does not cover (spec 02), naming what it needs and what there is. */

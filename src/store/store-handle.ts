@@ -20,6 +20,12 @@ export interface Store {
    */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**
+   * Runs `work`, which writes with ONE statement, atomically and as cheaply as the engine allows:
+   * on PostgreSQL outside an explicit transaction (a single statement is its own, one round trip
+   * instead of three), on SQLite as `write` runs it, in the group commit. What it announces is not told.
+   */
+  writeStatement<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /**
    * SQLite only (null on PostgreSQL): the single connection, for hot statements prepared once and
    * run inside `write` without the query builder. Use it only inside `write` work or for reads.
    */

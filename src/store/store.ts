@@ -49,6 +49,7 @@ function sqliteStore(path: string): Store {
     sqlite: engine.database,
     committed,
     write: committed.announcing((work) => batcher.write(work)),
+    writeStatement: (work) => batcher.write(work),
     close: () => db.destroy(),
   };
 }
@@ -62,6 +63,7 @@ function postgresStore(url: string, poolSize?: number, timeouts?: PostgresTimeou
     sqlite: null,
     committed,
     write: committed.announcing((work) => db.transaction().execute(work)),
+    writeStatement: (work) => work(db),
     close: () => db.destroy(),
   };
 }
