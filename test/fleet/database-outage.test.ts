@@ -35,11 +35,14 @@ describe.skipIf(!POSTGRES_REACHABLE)('while PostgreSQL cannot be reached', () =>
     return { status: response.status, type: json.error?.metadata?.error_type, retryAfter: response.headers.get('retry-after') };
   }
 
-  it('requests are the 503 server with Retry-After (never 401, never 500), no hold is left, and service resumes when it is back', async () => {
+  it('requests are the 503 server with Retry-After (never 401, never 500), /metrics says the database is down, no hold is left, and service resumes when it is back', async () => {
     expect((await ask('/chat/completions', CHAT)).status).toBe(200);
     relay.cut();
     const during = await Promise.all([ask('/key'), ask('/chat/completions', CHAT), ask('/credits'), ask('/batches')]);
     for (const reply of during) expect(reply).toEqual({ status: 503, type: 'server', retryAfter: '5' });
+    const metrics = await (await fetch(`${harness.gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(/^switchyard_dependency_up\{dependency="database"\} 0$/m);
+    expect(metrics).toMatch(/^switchyard_dependency_up\{dependency="catalogue"\} 1$/m);
     relay.restore();
     await expect.poll(async () => (await ask('/chat/completions', CHAT)).status, { timeout: 20_000, interval: 250 }).toBe(200);
     expect((await accountMoney(harness)).reserved).toBe(0n);

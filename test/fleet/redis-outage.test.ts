@@ -52,7 +52,11 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('Redis stopped and back
     const ready = await fetch(`${first.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as { checks: Array<{ name: string; ok: boolean }> }).checks).toContainEqual(expect.objectContaining({ name: 'redis', ok: false }));
-    expect(await (await fetch(`${first.url}/metrics`)).text()).toMatch(/^switchyard_rate_limit_fallback 1$/m);
+    const metrics = await (await fetch(`${first.url}/metrics`)).text();
+    expect(metrics).toMatch(/^switchyard_rate_limit_fallback 1$/m);
+    expect(metrics).toMatch(/^switchyard_dependency_up\{dependency="redis"\} 0$/m);
+    expect(metrics).toMatch(/^switchyard_dependency_up\{dependency="database"\} 1$/m);
+    expect(metrics).toMatch(/^switchyard_live_instances 3$/m);
     // no signal can be heard: each key cache reads the key revision again on every turn, so a key
     // revoked by another process is refused by every instance on its very next request
     for (const gateway of gateways) await expect.poll(async () => listening(gateway), { timeout: 5_000, interval: 50 }).toBe(0);
@@ -64,7 +68,9 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('Redis stopped and back
     relay.restore();
     const { key: fresh } = await createAccount(first.store, { name: 'after', creditsUsd: '5' });
     await expect.poll(async () => (await keyRequest(first, fresh)).limit, { timeout: 15_000, interval: 200 }).toBe(String(LIMIT));
-    expect(await (await fetch(`${first.url}/metrics`)).text()).toMatch(/^switchyard_rate_limit_fallback 0$/m);
+    const after = await (await fetch(`${first.url}/metrics`)).text();
+    expect(after).toMatch(/^switchyard_rate_limit_fallback 0$/m);
+    expect(after).toMatch(/^switchyard_dependency_up\{dependency="redis"\} 1$/m);
     for (const gateway of gateways) await expect.poll(async () => listening(gateway), { timeout: 15_000, interval: 200 }).toBe(1);
   }, 60_000);
 });
