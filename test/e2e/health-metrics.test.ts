@@ -5,8 +5,8 @@ import { catalogueYaml, rawReply, send, startHarness, type Harness, type ModelSp
 import { parseSamples, sampleValue, type Sample } from './metrics-text.js';
 
 /**
- * What the machines watching an instance read (README, "Operating"): `/healthz`, `/readyz` and
- * `/metrics` at the root, outside `/api/v1`, with no key and no rate limit.
+ * What the machines watching an instance read (docs/operating.md, "Health, metrics and logs"):
+ * `/healthz`, `/readyz` and `/metrics` at the root, outside `/api/v1`, with no key and no rate limit.
  */
 const CHAT_ROUTE = '/api/v1/chat/completions';
 const ADDRESS_LIMIT = 5;

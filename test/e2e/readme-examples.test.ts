@@ -1,5 +1,7 @@
 /**
- * Every fenced block of README.md is run or checked here, so the README cannot drift from the code.
+ * Every fenced block of README.md and of every Markdown page under docs/ is run or checked here, so
+ * the documentation cannot drift from the code; and every relative link between them must lead to a
+ * file and heading that exist.
  *
  * How to write an example (test/support/readme-examples.ts has the rules):
  * - `sh`/`bash` blocks run in bash against the embedded demo, from a folder laid out like a
@@ -15,28 +17,43 @@
  * - `json` blocks must parse; `jsonc`, `toml` and `text` blocks are shown, not run.
  * - A block that cannot run against the demo (another catalogue, a tool not installed, a server
  *   that keeps running) is marked `<!-- example: skip — why -->` on the line before the fence.
- * - Any other block, or one without a language, fails the first test below until it is marked.
+ * - Any other block, or one without a language, fails the first test of its file until it is marked.
  * An example passes when it exits 0 (or throws nothing, or checks clean); examples run one at a
- * time, in README order, against one gateway.
+ * time against one gateway, the README first, then the pages in the order of their paths, each page
+ * from top to bottom: an example may use what an earlier one of the same page left (a file in
+ * `data/`, a key), never what another page left.
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
 import { prepareExampleFolder, runExample, type ExampleGateway } from '../support/readme-example-runner.js';
+import { brokenLinks, documentationFiles, headingAnchor, headingAnchors } from '../support/readme-example-links.js';
 import { readmeExamples, type ReadmeExample } from '../support/readme-examples.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const examples = readmeExamples(README);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FILES = documentationFiles(ROOT);
+/**
+ * Pages a link may name before they exist, because they are written apart from this test's pages
+ * (docs/scaling.md holds the fleet's measurements, linked from docs/operating.md).
+ */
+const WRITTEN_APART = new Set(['docs/scaling.md']);
+
+/** The parts of docker-compose.fleet.yml the checks below read. */
+interface FleetCompose {
+  services: Record<string, { environment?: Record<string, string>; networks?: { fleet?: { ipv4_address?: string } } } | undefined>;
+}
 const RUN_TIMEOUT_MS = 40_000;
 const VERDICT: Partial<Record<ReadmeExample['kind'], string>> = {
   shell: 'runs', module: 'runs', catalogue: 'passes the catalogue check', endpoint: 'passes the catalogue check', settings: 'passes the catalogue check', json: 'parses',
 };
 
-describe('how README blocks are read', () => {
+describe('how the blocks of a Markdown file are read', () => {
   const kinds = (markdown: string) => readmeExamples(markdown).map((example) => [example.language, example.kind, example.note]);
 
   test('a block runs or is checked by its language, and a language nobody runs is an error until marked', () => {
@@ -69,7 +86,7 @@ let gateway: RunningGateway;
 let target: ExampleGateway;
 
 beforeAll(async () => {
-  const folder = await prepareExampleFolder(await mkdtemp(join(tmpdir(), 'switchyard-readme-')));
+  const folder = await prepareExampleFolder(await mkdtemp(join(tmpdir(), 'switchyard-docs-')));
   gateway = await startGateway({
     port: 0,
     databaseUrl: folder.databaseUrl,
@@ -86,21 +103,61 @@ afterAll(async () => {
 });
 
 function title(example: ReadmeExample): string {
-  return `README.md:${example.line} (${example.heading}) ${example.language}`;
+  return `${example.file}:${example.line} (${example.heading}) ${example.language}`;
 }
 
-describe('README examples', () => {
-  test('every fenced block is run, checked, shown or marked skipped with a reason', () => {
-    const unclear = examples.filter((example) => example.kind === 'unknown').map((example) => `${title(example)}: ${example.note}`);
-    expect(unclear).toEqual([]);
+describe('links between the README and the pages under docs/', () => {
+  test('a heading is linked as GitHub names it: lower case, punctuation and code marks dropped, spaces as hyphens', () => {
+    expect(['Messages dialect (`/messages`)', 'Stored files (`/api/v1/files`)', 'Settings (`settings:`)', 'The approval flow (PKCE)']
+      .map(headingAnchor)).toEqual(['messages-dialect-messages', 'stored-files-apiv1files', 'settings-settings', 'the-approval-flow-pkce']);
+    expect([...headingAnchors(['# Top', '## Notes', '```sh', '# not a heading', '```', '## Notes'].join('\n'))]).toEqual(['top', 'notes', 'notes-1']);
   });
 
-  for (const example of examples) {
-    if (example.kind === 'skip') test.skip(`${title(example)}: ${example.note}`, () => undefined);
-    if (example.kind === 'shown' || example.kind === 'skip' || example.kind === 'unknown') continue;
-    test(`${title(example)} ${VERDICT[example.kind]}`, async () => {
-      const outcome = await runExample(example, target);
-      expect(outcome.ok, `${title(example)}\n${example.code}\n${outcome.report}`).toBe(true);
-    }, RUN_TIMEOUT_MS);
-  }
+  test('every relative link names a file of the repository and, with a #fragment, a heading of it', () => {
+    const broken = FILES.flatMap((file) => brokenLinks(ROOT, file))
+      .filter((link) => !(link.missing !== undefined && WRITTEN_APART.has(link.missing)))
+      .map((link) => `${link.file}:${link.line} ${link.target}: ${link.problem}`);
+    expect(broken).toEqual([]);
+  });
 });
+
+describe('the fleet docs/operating.md runs with Docker Compose (Docker itself is not needed here)', () => {
+  const compose = parse(readFileSync(join(ROOT, 'docker-compose.fleet.yml'), 'utf8')) as FleetCompose;
+  const caddyfile = readFileSync(join(ROOT, 'deploy/Caddyfile'), 'utf8');
+
+  test('its catalogue, deploy/catalogue.yaml, passes the catalogue check', async () => {
+    const code = readFileSync(join(ROOT, 'deploy/catalogue.yaml'), 'utf8');
+    const outcome = await runExample({ file: 'deploy/catalogue.yaml', line: 1, heading: '', language: 'yaml', kind: 'catalogue', code }, target);
+    expect(outcome.ok, outcome.report).toBe(true);
+  });
+
+  test('Caddy balances over exactly the instances the compose file starts, and they trust its address alone', () => {
+    const instances = Object.keys(compose.services).filter((name) => name.startsWith('switchyard-')).sort();
+    expect(instances).toEqual(['switchyard-1', 'switchyard-2', 'switchyard-3']);
+    const upstreams = /reverse_proxy ([^{]+)\{/.exec(caddyfile)?.[1]?.trim().split(/\s+/).sort();
+    expect(upstreams).toEqual(instances.map((name) => `${name}:8080`));
+    const caddyAddress = compose.services.caddy?.networks?.fleet?.ipv4_address;
+    expect(caddyAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    for (const name of instances) expect(compose.services[name]?.environment?.SWITCHYARD_TRUST_PROXY).toBe(caddyAddress);
+  });
+});
+
+for (const file of FILES) {
+  const examples = readmeExamples(readFileSync(join(ROOT, file), 'utf8'), file);
+
+  describe(`${file} examples`, () => {
+    test('every fenced block is run, checked, shown or marked skipped with a reason', () => {
+      const unclear = examples.filter((example) => example.kind === 'unknown').map((example) => `${title(example)}: ${example.note}`);
+      expect(unclear).toEqual([]);
+    });
+
+    for (const example of examples) {
+      if (example.kind === 'skip') test.skip(`${title(example)}: ${example.note}`, () => undefined);
+      if (example.kind === 'shown' || example.kind === 'skip' || example.kind === 'unknown') continue;
+      test(`${title(example)} ${VERDICT[example.kind]}`, async () => {
+        const outcome = await runExample(example, target);
+        expect(outcome.ok, `${title(example)}\n${example.code}\n${outcome.report}`).toBe(true);
+      }, RUN_TIMEOUT_MS);
+    }
+  });
+}

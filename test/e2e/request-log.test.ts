@@ -5,10 +5,10 @@ import { captureLog, isRequestLine, WARN, type LogCapture, type LogLine } from '
 import { firstAnswer, rawExchange } from './raw-connection.js';
 
 /**
- * The log as an operator reads it (README, "Operating"): exactly one `info` line per request when it
- * ends, whatever ended it, with its route, status, duration, generation id, key id, model, provider
- * and upstream attempts; a `warn` line for each failed upstream attempt and each refusal; never the
- * key itself.
+ * The log as an operator reads it (docs/operating.md, "Health, metrics and logs"): exactly one `info`
+ * line per request when it ends, whatever ended it, with its route, status, duration, generation id,
+ * key id, model, provider and upstream attempts; a `warn` line for each failed upstream attempt and
+ * each refusal; never the key itself.
  */
 const CHAT_ROUTE = '/api/v1/chat/completions';
 const HEADERS_TIMEOUT_MS = 300;

@@ -4,7 +4,7 @@ import { readSse, startHarness, type ErrorEnvelope, type Harness } from './harne
 import { firstAnswer, openRaw, rawExchange, untilAnswered, type RawAnswer } from './raw-connection.js';
 
 /**
- * The restart drain as clients see it (README, "Command line"): the instance keeps accepting
+ * The restart drain as clients see it (docs/command-line.md, `serve`): the instance keeps accepting
  * connections during the grace period and answers every new request with the restart 503, then
  * closes that connection; requests in flight end as documented; listening stops when nothing is in
  * flight any more or the grace has passed.

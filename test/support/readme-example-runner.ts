@@ -10,7 +10,7 @@ import type { ReadmeExample } from './readme-examples.js';
 const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 const TYPESCRIPT_HOOKS = fileURLToPath(new URL('./typescript-child/register.mjs', import.meta.url));
 const SWITCHYARD_COMMAND = fileURLToPath(new URL('./switchyard-command.ts', import.meta.url));
-/** The address the README's examples are written for; the runner points it at the test gateway. */
+/** The address the examples of the README and docs/ are written for; the runner points it at the test gateway. */
 const DOCUMENTED_ORIGIN = 'http://127.0.0.1:8080';
 const EXAMPLE_TIMEOUT_MS = 30_000;
 
@@ -23,7 +23,7 @@ const SHELL_PRELUDE = `set -eo pipefail
 curl() { command curl --fail-with-body --silent --show-error "$@"; }
 npx() {
   if [ "$1" = switchyard ]; then shift; node --import '${TYPESCRIPT_HOOKS}' '${SWITCHYARD_COMMAND}' "$@";
-  else echo "npx $1: README examples may only run switchyard" >&2; return 127; fi
+  else echo "npx $1: documentation examples may only run switchyard" >&2; return 127; fi
 }
 `;
 
@@ -65,11 +65,11 @@ export async function runExample(example: ReadmeExample, gateway: ExampleGateway
     case 'module':
       return runModule(example, gateway);
     case 'catalogue':
-      return checkCatalogue(example.code, `README.md:${example.line}`);
+      return checkCatalogue(example.code, `${example.file}:${example.line}`);
     case 'endpoint':
-      return checkCatalogue(endpointCatalogue(example.code), `README.md:${example.line}`);
+      return checkCatalogue(endpointCatalogue(example.code), `${example.file}:${example.line}`);
     case 'settings':
-      return checkCatalogue(settingsCatalogue(example.code), `README.md:${example.line}`);
+      return checkCatalogue(settingsCatalogue(example.code), `${example.file}:${example.line}`);
     case 'json':
       return checkJson(example.code);
     case 'shown':
@@ -84,7 +84,7 @@ function pointAtGateway(code: string, gateway: ExampleGateway): string {
 }
 
 async function runModule(example: ReadmeExample, gateway: ExampleGateway): Promise<ExampleOutcome> {
-  const file = join(gateway.folder.path, `readme-line-${example.line}.${example.language}`);
+  const file = join(gateway.folder.path, `${example.file.replace(/\.md$/, '').replaceAll('/', '-')}-line-${example.line}.${example.language}`);
   await writeFile(file, pointAtGateway(example.code, gateway));
   return runProcess('node', ['--import', TYPESCRIPT_HOOKS, file], gateway);
 }

@@ -1,6 +1,6 @@
 /**
- * The fenced blocks of a Markdown file, each classified by how a test runs it. The convention
- * (documented for writers at the top of test/e2e/readme-examples.test.ts):
+ * The fenced blocks of a Markdown file (the README, or a page under docs/), each classified by how a
+ * test runs it. The convention (documented for writers at the top of test/e2e/readme-examples.test.ts):
  *
  * - `sh`, `bash`, `shell`: run through bash against the demo gateway;
  * - `ts`, `js`: run as an ES module;
@@ -18,6 +18,8 @@
 export type ExampleKind = 'shell' | 'module' | 'catalogue' | 'endpoint' | 'settings' | 'json' | 'shown' | 'skip' | 'unknown';
 
 export interface ReadmeExample {
+  /** The Markdown file holding it, from the repository root (`README.md`, `docs/routing.md`). */
+  file: string;
   /** 1-based line of the opening fence. */
   line: number;
   /** The nearest heading above the block. */
@@ -47,8 +49,8 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
 const MARKER = /^<!--\s*example:\s*([a-z]+)\s*(?:[—–:-]\s*)?(.*?)\s*-->$/;
 const HEADING = /^#{1,6}\s+(.*)$/;
 
-/** Every fenced block of `markdown`, in order, with the kind its language and marker give it. */
-export function readmeExamples(markdown: string): ReadmeExample[] {
+/** Every fenced block of `markdown` (the text of `file`), in order, with the kind its language and marker give it. */
+export function readmeExamples(markdown: string, file = 'README.md'): ReadmeExample[] {
   const lines = markdown.split('\n');
   const examples: ReadmeExample[] = [];
   let heading = '';
@@ -64,7 +66,7 @@ export function readmeExamples(markdown: string): ReadmeExample[] {
     const close = closingLine(lines, index + 1, fence[1] ?? '```');
     const language = (fence[2] ?? '').toLowerCase();
     const code = lines.slice(index + 1, close).join('\n');
-    examples.push({ line: index + 1, heading, language, code, ...classify(language, MARKER.exec(previous)) });
+    examples.push({ file, line: index + 1, heading, language, code, ...classify(language, MARKER.exec(previous)) });
     index = close;
     previous = '';
   }

@@ -58,7 +58,7 @@ describe('prompt estimates of normal requests', () => {
   });
 
   it.each([
-    ['prose (the README, 60 KB)', prose],
+    ['prose (the README and docs/, 150 KB)', prose],
     ['code (src/core, 100+ KB)', () => code()],
     ['pretty JSON (the lock file, 120 KB)', prettyJson],
     ['compact JSON (60 KB)', compactJson],
@@ -82,7 +82,7 @@ describe('prompt estimates of normal requests', () => {
 
   it('a system prompt, then a long pasted file: the file is estimated at its own ratio, not the prose ratio', () => {
     // the prompt is counted whole, so the file is judged from what is left: smaller samples, a wider
-    // spread (the corpora are this repository's README and a copy of an earlier lock file; the ratio moves as the README changes)
+    // spread (the corpora are this repository's README and docs/ pages and a copy of an earlier lock file; the ratio moves as they change)
     const messages = [{ role: 'system', content: prose().slice(0, 6000) } as const, user(prettyJson())];
     const exact = previousEstimate(messages);
     expect(ratio(estimatePromptTokens(messages), exact)).toBeGreaterThanOrEqual(0.96);
