@@ -45,10 +45,15 @@ export function databaseCheck(store: Pick<Store, 'db'>): ReadinessCheck {
   };
 }
 
-/** The key store holding the data keys of stored files answers a query. */
+/**
+ * The key store holding the data keys of stored files answers a query. Advisory: without it only
+ * sealed data is refused (503), while inference and everything else is served, so a load balancer
+ * must not take the whole fleet out when it is away.
+ */
 export function keyStoreCheck(keys: Pick<KeyStore, 'ping'>): ReadinessCheck {
   return {
     name: 'key store',
+    advisory: true,
     check: () => keys.ping(),
   };
 }

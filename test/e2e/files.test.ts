@@ -207,7 +207,7 @@ describe.runIf(POSTGRES_REACHABLE)('while the key store cannot be reached', () =
     await gateway?.close();
   });
 
-  it('uploads and content reads answer 503 server with Retry-After, nothing is stored, and /readyz says why', async () => {
+  it('uploads and content reads answer 503 server with Retry-After, nothing is stored, /readyz says why and stays 200, and chat is served', async () => {
     const form = () => {
       const body = new FormData();
       body.append('purpose', 'batch');
@@ -226,8 +226,10 @@ describe.runIf(POSTGRES_REACHABLE)('while the key store cannot be reached', () =
     expect((await send(gateway, { path: `/files/${stored.id}` })).status).toBe(200);
     const rows = await gateway.gateway.store.db.selectFrom('blobs').select('id').execute();
     expect(rows).toHaveLength(1);
+    // the instance still serves everything else: it stays in its load balancer, saying what is missing
     const ready = await fetch(`${gateway.gateway.url}/readyz`);
-    expect(ready.status).toBe(503);
+    expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ checks: expect.arrayContaining([expect.objectContaining({ name: 'key store', ok: false })]) });
+    expect((await send(gateway, { path: '/chat/completions', method: 'POST', body: { model: CHAT.id, messages: [{ role: 'user', content: 'Hi' }] } })).status).toBe(200);
   });
 });
