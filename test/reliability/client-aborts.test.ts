@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsd } from '../../src/billing/money.js';
-import { send, type ModelSpec } from '../e2e/harness.js';
+import type { ModelSpec } from '../e2e/harness.js';
 import { DATABASE_ENGINES } from '../support/database-urls.js';
 import { abortRequest, abortTitle, leaveAt, type AbortRequest, type AbortResult } from './client-abort.js';
 import { ledgerProblem, untilSettled } from './ledger-check.js';
+import { answeredByEach, answeredSince, instancesDown, spreadProblem } from './instance-spread.js';
 import { inParallel } from './parallel.js';
 import { startReliabilityHarness, type ReliabilityHarness } from './reliability-harness.js';
 import { suiteSeed, type SeededRandom } from './seeded-random.js';
@@ -12,7 +13,8 @@ import { suiteSeed, type SeededRandom } from './seeded-random.js';
  * 100 callers who leave at random points (after a random delay, or after a random number of
  * chunks), streamed and not, over chat, messages, responses, speech and typed decisions. Every one
  * is recorded, as cancelled with 408 or, when the answer finished first, as a success; no hold is
- * left once all settle, and the books balance.
+ * left once all settle, and the books balance. On the fleet the callers go to its three instances in
+ * turn.
  */
 
 const random = suiteSeed('client-aborts');
@@ -65,23 +67,25 @@ describe.each(DATABASE_ENGINES.map((engine) => ({ engine, random: random.fork() 
 
   beforeAll(async () => {
     harness = await startReliabilityHarness({ engine, models: MODELS, credits: CREDITS });
-    const { ledger } = harness.gateway.services;
-    const hold = ledger.hold.bind(ledger);
-    ledger.hold = async (request) => {
-      const taken = await hold(request);
-      held.add(taken.generationId);
-      return taken;
-    };
-    const { keys } = harness.gateway.services;
-    const authenticate = keys.authenticate.bind(keys);
-    keys.authenticate = async (presented) => {
-      admitting += 1;
-      try {
-        return await authenticate(presented);
-      } finally {
-        admitting -= 1;
-      }
-    };
+    // every instance's: on the fleet a caller's request may be admitted and held by any of them
+    for (const { services } of harness.gateways) {
+      const { ledger, keys } = services;
+      const hold = ledger.hold.bind(ledger);
+      ledger.hold = async (request) => {
+        const taken = await hold(request);
+        held.add(taken.generationId);
+        return taken;
+      };
+      const authenticate = keys.authenticate.bind(keys);
+      keys.authenticate = async (presented) => {
+        admitting += 1;
+        try {
+          return await authenticate(presented);
+        } finally {
+          admitting -= 1;
+        }
+      };
+    }
   });
 
   /** Reads the records once nothing is held, no key is being checked and the records stopped changing. */
@@ -105,6 +109,7 @@ describe.each(DATABASE_ENGINES.map((engine) => ({ engine, random: random.fork() 
 
   it(`${ABORTS} callers leaving at random points are each recorded as cancelled (408) or completed, and no hold is left`, async () => {
     const subjects = Array.from({ length: ABORTS }, (_, index) => abortRequest(index, `abort-${engine.name}`, engineRandom));
+    const answeredBefore = await answeredByEach(harness);
     const results = await inParallel(subjects, PARALLEL, (subject) => leaveAt(`${harness.baseUrl}${subject.path}`, harness.key, subject));
     const rows = await settledRows();
     const recordedIds = new Set(rows.map((row) => row.id));
@@ -114,9 +119,11 @@ describe.each(DATABASE_ENGINES.map((engine) => ({ engine, random: random.fork() 
       problems.push(...recordProblems(subject, results[index] as AbortResult, records).map((problem) => `${abortTitle(subject)}: ${problem}`));
     });
     const outcomes = rows.reduce<Record<string, number>>((tally, row) => ({ ...tally, [row.status]: (tally[row.status] ?? 0) + 1 }), {});
-    console.info(`client-aborts on ${engine.name}: ${JSON.stringify(outcomes)}`);
+    const answered = await answeredSince(harness, answeredBefore);
+    console.info(`client-aborts on ${engine.name}: ${JSON.stringify(outcomes)}, requests answered by each instance ${answered.join('/')}`);
     expect(problems).toEqual([]);
     expect(await ledgerProblem(harness, CREDITS)).toBeUndefined();
-    expect((await send(harness, { path: '/', key: null })).status).toBe(200);
+    expect(await instancesDown(harness)).toEqual([]);
+    expect(spreadProblem(answered)).toBeUndefined();
   }, 120_000);
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send } from '../e2e/harness.js';
 import { DATABASE_ENGINES } from '../support/database-urls.js';
 import { CONVERSATION_CASES, CONVERSATION_MODELS, type ConversationCase } from './fault-matrix.js';
 import { judgeConversationFault } from './fault-judge.js';
 import { judgeOperationFault, OPERATION_FAULTS, OPERATION_MODELS, operationTitle } from './operation-faults.js';
+import { answeredByEach, answeredSince, instancesDown, spreadProblem } from './instance-spread.js';
 import { inParallel } from './parallel.js';
 import { startReliabilityHarness, type ReliabilityHarness } from './reliability-harness.js';
 import { suiteSeed } from './seeded-random.js';
@@ -14,7 +14,8 @@ import { suiteSeed } from './seeded-random.js';
  * dialect over both upstream wires, streamed and not, and on speech, typed decisions, embeddings and
  * rerank: the status, the generation record and the charge are those of spec 01 "Errors" (billing
  * on failure). Each case runs on an account of its own, so its balance moves by its charge alone.
- * The cases are fixed; the seed only orders them.
+ * The cases are fixed; the seed only orders them. On the fleet the requests, and the reads of their
+ * records, go to the three instances in turn.
  */
 
 const random = suiteSeed('simulator-faults');
@@ -35,8 +36,9 @@ function shuffled<T>(items: readonly T[], order = random.fork()): T[] {
 }
 
 /**
- * On PostgreSQL, where only the recording and the settling differ, each fault kind runs streamed
- * and whole once, on a dialect and wire the seed picks; SQLite runs the whole matrix.
+ * On PostgreSQL and on the fleet, where only the recording, the settling and (on the fleet) the
+ * instance that reads a record back differ, each fault kind runs streamed and whole once, on a
+ * dialect and wire the seed picks; SQLite runs the whole matrix.
  */
 function casesFor(engine: (typeof DATABASE_ENGINES)[number], order = random.fork()): ConversationCase[] {
   if (engine.name === 'sqlite') return CONVERSATION_CASES;
@@ -59,16 +61,24 @@ describe.each(DATABASE_ENGINES)('simulator faults on $name', (engine) => {
   afterAll(async () => harness?.close());
 
   it(`${cases.length} conversation faults: status, in-band ending, record and charge as the spec says`, async () => {
+    const answeredBefore = await answeredByEach(harness);
     const findings = await inParallel(shuffled(cases), PARALLEL, async (subject) =>
       (await judgeConversationFault(harness, subject)).map((problem) => `${caseTitle(subject)}: ${problem}`));
+    // counted before the instances are asked whether they are up, so those requests do not count
+    const answered = await answeredSince(harness, answeredBefore);
     expect(findings.flat()).toEqual([]);
-    expect((await send(harness, { path: '/', key: null })).status).toBe(200);
+    expect(await instancesDown(harness)).toEqual([]);
+    expect(spreadProblem(answered)).toBeUndefined();
   }, 120_000);
 
   it(`${OPERATION_FAULTS.length} speech, typed-decision, embeddings and rerank faults: status, record and charge as the spec says`, async () => {
+    const answeredBefore = await answeredByEach(harness);
     const findings = await inParallel(shuffled(OPERATION_FAULTS), PARALLEL, async (fault) =>
       (await judgeOperationFault(harness, fault)).map((problem) => `${operationTitle(fault)}: ${problem}`));
+    // counted before the instances are asked whether they are up, so those requests do not count
+    const answered = await answeredSince(harness, answeredBefore);
     expect(findings.flat()).toEqual([]);
-    expect((await send(harness, { path: '/', key: null })).status).toBe(200);
+    expect(await instancesDown(harness)).toEqual([]);
+    expect(spreadProblem(answered)).toBeUndefined();
   }, 120_000);
 });
