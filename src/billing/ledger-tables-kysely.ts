@@ -95,19 +95,51 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .executeTakeFirst();
       return written !== undefined;
     },
-    async endHold(holdId, row) {
-      // one statement, one round trip: the hold deleted and the pending record closed
-      const settled = Object.fromEntries(SETTLED_COLUMNS.map((column) => [column, row[column] ?? null])) as Updateable<GenerationsTable>;
-      const ended = await tx
-        .with('released', (db) => db.deleteFrom('holds').where('id', '=', holdId).returning('amount_units'))
-        .with('closed', (db) => db.updateTable('generations').set(settled).where('id', '=', row.id).where('status', '=', 'pending').returning('id'))
-        .selectNoFrom((eb) => [
-          eb.selectFrom('released').select('amount_units').as('released'),
-          eb.selectFrom('closed').select((count) => count.fn.countAll<string>().as('closed')).as('closed'),
-        ])
-        .executeTakeFirstOrThrow();
-      const written = Number(ended.closed) > 0 || (await insertGeneration(row));
-      return { released: ended.released === null ? null : BigInt(ended.released), written };
+    async settleHold({ holdId, accountId, record, charge }) {
+      // one statement, one round trip. Its sub-statements run as the final UPDATE reads them (the
+      // hold, then the generation), the entry and the spend rows after it: the account's row is
+      // locked before the spend rows, as every settlement does
+      const value = (column: keyof GenerationsTable) => sql`${record[column] ?? null}`;
+      const ended = sql`
+        released AS (DELETE FROM holds WHERE id = ${holdId} RETURNING amount_units),
+        closed AS (
+          UPDATE generations SET ${sql.join(SETTLED_COLUMNS.map((column) => sql`${sql.ref(column)} = ${value(column)}`))}
+          WHERE id = ${record.id} AND status = 'pending' RETURNING id
+        ),
+        inserted AS (
+          INSERT INTO generations (${sql.join(GENERATION_COLUMNS.map((column) => sql.ref(column)))})
+          SELECT ${sql.join(GENERATION_COLUMNS.map(value))} WHERE NOT EXISTS (SELECT 1 FROM closed)
+          ON CONFLICT (id) DO NOTHING RETURNING id
+        )`;
+      const reserve = sql`(reserved_units::numeric - COALESCE((SELECT amount_units::numeric FROM released), 0))::text`;
+      if (!charge) {
+        await sql`
+          WITH ${ended}
+          UPDATE accounts SET reserved_units = ${reserve}
+          WHERE id = ${accountId} AND EXISTS (SELECT 1 FROM released)`.execute(tx);
+        return;
+      }
+      const { entry, owners, dayStart } = charge;
+      const units = entry.amount.toString();
+      const spendRows = Object.entries(owners).flatMap(([scope, id]) => [dayStart, LIFETIME_DAY].map((day) => sql`(${scope}, ${id}, ${day}::bigint)`));
+      await sql`
+        WITH ${ended},
+        charged AS (
+          SELECT ${units}::numeric AS amount WHERE EXISTS (SELECT 1 FROM closed) OR EXISTS (SELECT 1 FROM inserted)
+        ),
+        entry AS (
+          INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at)
+          SELECT ${entry.id}, ${accountId}, ${units}, ${entry.kind}, ${entry.generationId}, ${entry.at.getTime()} FROM charged
+        ),
+        spend AS (
+          INSERT INTO spend_usage (scope, scope_id, day_start, amount_units)
+          SELECT owner.scope, owner.scope_id, owner.day_start, ${units} FROM charged, (VALUES ${sql.join(spendRows)}) AS owner (scope, scope_id, day_start)
+          ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = (spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text
+        )
+        UPDATE accounts SET
+          balance_units = (balance_units::numeric - COALESCE((SELECT amount FROM charged), 0))::text,
+          reserved_units = ${reserve}
+        WHERE id = ${accountId} AND (EXISTS (SELECT 1 FROM released) OR EXISTS (SELECT 1 FROM charged))`.execute(tx);
     },
     insertGeneration,
     insertEntry: (entry) => insertEntry(tx, entry).execute().then(() => undefined),

@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
-import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type GenerationColumn, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -74,6 +74,17 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
   const insertEntry = async (entry: LedgerEntry) => {
     statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
   };
+  const moveMoney = async (accountId: string, change: AccountBalance, charge: Charge | null) => {
+    const row = statements.account.get(accountId) as AccountRow | undefined;
+    if (!row) throw new Error(`account ${accountId} does not exist`);
+    const account = accountBalanceOf(row);
+    statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
+    if (!charge) return;
+    await insertEntry(charge.entry);
+    const { owners, dayStart } = charge;
+    const units = charge.entry.amount.toString();
+    statements.addSpend.run(SPEND_SCOPES.flatMap((scope) => [scope, owners[scope], dayStart, units, scope, owners[scope], LIFETIME_DAY, units]));
+  };
   const readAccount = async (accountId: string) => {
     const row = statements.account.get(accountId) as AccountRow | undefined;
     return row ? accountBalanceOf(row) : null;
@@ -115,28 +126,20 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
       return true;
     },
-    async endHold(holdId, row) {
+    async settleHold({ holdId, accountId, record, charge }) {
       const amount = statements.deleteHold.get(holdId) as string | undefined;
-      const settled = boundValues(row, SETTLED_COLUMNS);
-      settled.push(row.id);
-      const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
-      return { released: amount === undefined ? null : BigInt(amount), written };
+      const settled = boundValues(record, SETTLED_COLUMNS);
+      settled.push(record.id);
+      const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
+      const taken = written ? charge : null;
+      if (amount === undefined && taken === null) return;
+      await moveMoney(accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(amount === undefined ? 0n : BigInt(amount)) }, taken);
     },
     async insertGeneration(row: Insertable<GenerationsTable>) {
       return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
     },
     insertEntry,
-    async moveMoney(accountId, change, charge) {
-      const row = statements.account.get(accountId) as AccountRow | undefined;
-      if (!row) throw new Error(`account ${accountId} does not exist`);
-      const account = accountBalanceOf(row);
-      statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
-      if (!charge) return;
-      await insertEntry(charge.entry);
-      const { owners, dayStart } = charge;
-      const units = charge.entry.amount.toString();
-      statements.addSpend.run(SPEND_SCOPES.flatMap((scope) => [scope, owners[scope], dayStart, units, scope, owners[scope], LIFETIME_DAY, units]));
-    },
+    moveMoney,
   };
 }
 

@@ -48,11 +48,15 @@ export interface LedgerTables {
    */
   reserveAndHold(hold: Hold, at: Date, pending: PendingGenerationRow): Promise<boolean>;
   /**
-   * Ends a hold: deletes it (`released` is its amount, or null when it was already released) and
-   * writes the generation's final record, its `SETTLED_COLUMNS` over its pending row or the whole
-   * record where none exists (`written`: this call wrote it; false when it was already settled).
+   * Ends a hold, once: deletes it, writes the generation's final record (its `SETTLED_COLUMNS` over
+   * the pending row, or the whole record where none exists; nothing when it was already settled),
+   * and, where it did either, moves the account's money: the reserve the hold still had is given
+   * back, and `charge` is taken only when this call wrote the record (entry, balance and the
+   * owners' spend). A second settlement of one hold changes nothing. One write (one statement on
+   * PostgreSQL) locking the hold, the generation, the account and then the spend rows, the order
+   * every settlement takes them in.
    */
-  endHold(holdId: string, row: Insertable<GenerationsTable>): Promise<{ released: Units | null; written: boolean }>;
+  settleHold(settlement: HoldSettlement): Promise<void>;
   /** True when this call wrote the record (it did not exist yet). */
   insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;
@@ -63,6 +67,16 @@ export interface LedgerTables {
    * every settlement takes them in); run it last.
    */
   moveMoney(accountId: string, change: AccountBalance, charge: Charge | null): Promise<void>;
+}
+
+/** What the settlement or release of one hold writes. */
+export interface HoldSettlement {
+  holdId: string;
+  accountId: string;
+  /** The generation's final record. */
+  record: Insertable<GenerationsTable>;
+  /** What it charges if it writes that record; null for a release, or a charge of nothing. */
+  charge: Charge | null;
 }
 
 /** What a settlement charges: its ledger entry, and the scopes and day its spend counts in. */

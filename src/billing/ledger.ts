@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import { closedPendingRecord } from './generation-record.js';
 import { generationToRow, pendingGenerationRow } from './generations.js';
 import { ledgerTables } from './ledger-engine.js';
-import type { AccountBalance, LedgerTables, SpendOwners } from './ledger-tables.js';
+import type { AccountBalance, HoldSettlement, LedgerTables, SpendOwners } from './ledger-tables.js';
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { checkSpendLimits } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
@@ -87,24 +87,29 @@ async function finish(
   // Billing is prepaid: the hold is the most a request may cost (settlement caps the charge to it).
   if (charged && given && given.cost > held.amount) throw new RangeError('a charge cannot exceed its hold');
   const record = given ?? unservedRecord(held, at);
+  const cost = charged ? record.cost : 0n;
+  const settlement: HoldSettlement = {
+    holdId: held.id,
+    accountId: held.accountId,
+    // the hold's own row decides between two settlements of one hold: the second finds it gone
+    record: generationToRow(record, charged),
+    // the charge counts in the window its hold was taken in, as the hold did
+    charge: cost === 0n ? null : {
+      entry: { id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at },
+      owners: spendOwners(held),
+      dayStart: dayStart(held.heldAt),
+    },
+  };
+  if (!hasLimits(held.limits ?? {})) {
+    await store.writeStatement((db) => ledgerTables(store, db).settleHold(settlement));
+    return;
+  }
   await store.write(async (tx) => {
     const tables = ledgerTables(store, tx);
     // where spend limits are judged, a settlement moving spend from held to charged takes the
     // account's lock first, as those judging holds do, so none of them reads half of the move
-    if (hasLimits(held.limits ?? {})) await lockedAccount(tables, held.accountId);
-    // the hold's own row decides between two settlements of one hold: the second finds it gone
-    const { released, written } = await tables.endHold(held.id, generationToRow(record, charged));
-    const cost = written && charged ? record.cost : 0n;
-    if (released === null && cost === 0n) return;
-    // late: the account's row is locked only until the commit; and before the spend rows, the order
-    // every settlement takes them in (one that judged limits locked the account first), so none
-    // waits in a circle. The charge counts in the window its hold was taken in, as the hold did.
-    const charge = cost === 0n ? null : {
-      entry: { id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge' as const, generationId: held.generationId, at },
-      owners: spendOwners(held),
-      dayStart: dayStart(held.heldAt),
-    };
-    await tables.moveMoney(held.accountId, { balance: -cost, reserved: -(released ?? 0n) }, charge);
+    await lockedAccount(tables, held.accountId);
+    await tables.settleHold(settlement);
   });
 }
 
