@@ -16,9 +16,9 @@ import type { InferenceServices } from './services.js';
 /** The services a settlement uses: the ledger, the log, the overrun counter it feeds, the samples and the live state. */
 export type SettlementServices = Pick<InferenceServices, 'ledger' | 'logger' | 'overruns' | 'samples' | 'state'>;
 
-/** An admitted request whose charge could not be recorded (spec 02: 503 `server`, repeat). */
+/** An admitted request whose charge could not be recorded (spec 02: 503 `server`, repeat shortly). */
 export function unrecordedError(): GatewayError {
-  return new GatewayError('server_unavailable', 'The answer could not be recorded; repeat the request');
+  return new GatewayError('server_unavailable', 'The answer could not be recorded; repeat the request', { headers: { 'retry-after': '5' } });
 }
 
 /**
@@ -163,7 +163,8 @@ export class CallState {
    * ended → settled: the generation is priced, settled and recorded; a served answer feeds session
    * affinity. When the ledger cannot (database unreachable) the failure is logged and the charge is
    * undefined: the reply then ends without its usage (or answers 503 when nothing was sent yet), and
-   * the hold expires and is released by the reconciler, so nothing is charged twice. A charge cut
+   * the settlement is tried again once the database answers (see settlement-retries.ts); settling
+   * twice charges nothing twice. A charge cut
    * below the reported usage's price is counted per endpoint and logged.
    */
   async settle(services: SettlementServices, price?: OutcomePricer): Promise<number | undefined> {

@@ -32,6 +32,7 @@ import { instanceHeartbeat } from '../cluster/instance-heartbeat.js';
 import { InstanceRegistry, newInstanceIdentity, type InstanceIdentity } from '../cluster/instance-registry.js';
 import { instanceReaper } from '../cluster/instance-reaper.js';
 import { meteredLedger } from './metered-ledger.js';
+import { SettlementRetries } from './settlement-retries.js';
 import { GatewayMetrics } from './metrics.js';
 import { catalogueCheck, databaseCheck, keyStoreCheck, readinessProbe, redisCheck } from './readiness.js';
 import { DEFAULT_RECOVERY_SETTINGS, type RecoverySettings } from './recovery-settings.js';
@@ -120,6 +121,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   });
   const state = new LiveEndpointState(new MemoryEndpointHealth(), new CheckVerdicts(), new SessionAffinity(), figures);
   const ledger = createLedger(store, { instanceId: registry.identity.id });
+  const retries = new SettlementRetries(logger);
   const overruns = new MemoryOverrunCounter();
   const metrics = new GatewayMetrics(overruns);
   const restart = new AbortController();
@@ -138,7 +140,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
   const services: Services = {
     catalogue: inputs.catalogue,
     keys: createKeyDirectory(store, { cache: new KeyCache(), revision: fleet.keyRevision }),
-    ledger: meteredLedger(ledger, metrics),
+    ledger: meteredLedger(retries.wrap(ledger), metrics),
     checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger }),
     generations: createGenerationReader(store),
     executor: new Executor(transport, state.health),
@@ -191,6 +193,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
       }),
       instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger }),
       holdReconciler(ledger, logger),
+      retries,
       figuresSync(figures, {
         logger,
         stored: () => fleet.signals.publish('figures'),

@@ -43,6 +43,10 @@ function storablePool(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       let storable = clients.get(client);
       if (!storable) {
+        // A connection lost while checked out (the server restarted): the statement in flight fails
+        // (its caller answers 503) and the pool drops the connection when it is released. Unheard,
+        // the event would end the process.
+        client.on('error', () => undefined);
         storable = storableClient(client);
         clients.set(client, storable);
       }
