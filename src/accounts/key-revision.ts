@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { announceOnCommit } from '../store/commit-notices.js';
 import type { Db, Store } from '../store/store.js';
 
@@ -13,6 +13,10 @@ export async function bumpKeyRevision(tx: Db): Promise<void> {
   announceOnCommit(tx, 'keys');
 }
 
+const REVISION_SQL = 'SELECT revision FROM key_revision WHERE id = 1';
+/** Written out once: it runs on every turn of the event loop that authenticates. */
+const REVISION_QUERY = CompiledQuery.raw(REVISION_SQL) as CompiledQuery<{ revision: number }>;
+
 /** Reads the current key revision. */
 export type KeyRevisionReader = () => Promise<number>;
 
@@ -21,10 +25,10 @@ export type KeyRevisionReader = () => Promise<number>;
  * arrive together share one reading (a prepared statement on SQLite, one indexed row on PostgreSQL).
  */
 export function keyRevisionReader(store: Store): KeyRevisionReader {
-  const statement = store.sqlite?.prepare<[], number>('SELECT revision FROM key_revision WHERE id = 1').pluck();
+  const statement = store.sqlite?.prepare<[], number>(REVISION_SQL).pluck();
   const read = statement
     ? () => Promise.resolve(statement.get() ?? 0)
-    : async () => Number((await store.db.selectFrom('key_revision').select('revision').where('id', '=', 1).executeTakeFirst())?.revision ?? 0);
+    : async () => Number((await store.db.executeQuery(REVISION_QUERY)).rows[0]?.revision ?? 0);
   let pending: Promise<number> | undefined;
   return () => {
     if (!pending) {
