@@ -38,11 +38,6 @@ import { readmeExamples, type ReadmeExample } from '../support/readme-examples.j
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FILES = documentationFiles(ROOT);
-/**
- * Pages a link may name before they exist, because they are written apart from this test's pages
- * (docs/scaling.md holds the fleet's measurements, linked from docs/operating.md).
- */
-const WRITTEN_APART = new Set(['docs/scaling.md']);
 
 /** The parts of docker-compose.fleet.yml the checks below read. */
 interface FleetCompose {
@@ -115,7 +110,6 @@ describe('links between the README and the pages under docs/', () => {
 
   test('every relative link names a file of the repository and, with a #fragment, a heading of it', () => {
     const broken = FILES.flatMap((file) => brokenLinks(ROOT, file))
-      .filter((link) => !(link.missing !== undefined && WRITTEN_APART.has(link.missing)))
       .map((link) => `${link.file}:${link.line} ${link.target}: ${link.problem}`);
     expect(broken).toEqual([]);
   });
