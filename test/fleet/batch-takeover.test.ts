@@ -143,6 +143,12 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('the instance running a
     expect(sentAfter.length).toBeGreaterThan(0);
     for (const row of sentAfter) expect(row.created_at).toBeGreaterThanOrEqual(leaseLapses);
     expect(fleet.alive().map((instance) => instance.instanceId)).toEqual(expect.arrayContaining([...new Set(sentAfter.map((row) => row.instance_id))]));
+    // and counted the takeover in its metrics
+    const takeovers = await Promise.all(fleet.alive().map(async (instance) => {
+      const metrics = await (await fetch(`${instance.url}/metrics`)).text();
+      return Number(/^switchyard_batch_lease_takeovers_total (\d+)$/m.exec(metrics)?.[1] ?? 0);
+    }));
+    expect(takeovers.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(1);
     console.log(`fleet batch-takeover: seed ${SEED}, instance ${fleet.instances.indexOf(doomed)} killed after ${atKill} of ${REQUESTS} lines (drawn ${killAfter}); ` +
       `${answered} answered, ${REQUESTS - answered} lost replies, ${sentAfter.length} sent after the takeover; completed ${Date.now() - killedAt} ms after the kill`);
   }, 60_000);
