@@ -5,15 +5,13 @@ import type { Batch } from 'openai/resources/batches';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.js';
 import type { RecoverySettings } from '../../src/runtime/recovery-settings.js';
-import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { catalogueYaml } from '../e2e/harness.js';
+import type { Store } from '../../src/store/store.js';
 import { invariantBreaches, ledgerSnapshot } from '../reliability/ledger-snapshot.js';
 import { seededRandom } from '../reliability/seeded-random.js';
 import { REDIS_REACHABLE, TEST_REDIS_URL } from '../support/redis.js';
-import { freshPostgresDatabase, POSTGRES_REACHABLE, type ScratchDatabase } from '../support/store-engines.js';
+import { POSTGRES_REACHABLE } from '../support/store-engines.js';
 import { fleetClient } from './fleet-client.js';
-import { spawnProcessFleet, type ProcessFleet } from './fleet-processes.js';
+import { startFleetOnTestDatabase, type FleetOnTestDatabase, type ProcessFleet } from './fleet-processes.js';
 
 /**
  * kill -9 of the instance running a batch, one of three child processes on one database and key
@@ -54,30 +52,20 @@ async function recordedLines(store: Store, batchId: string): Promise<number> {
 }
 
 describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('the instance running a batch killed, with two instances left', () => {
-  let sim: RunningSimulator;
-  let database: ScratchDatabase;
-  let keyStore: ScratchDatabase;
+  let running: FleetOnTestDatabase;
   let store: Store;
   let fleet: ProcessFleet;
 
   beforeAll(async () => {
     console.log(`fleet batch-takeover seed ${SEED} (replay with FLEET_BATCH_SEED=${SEED})`);
-    sim = await startSimulator({ port: 0 });
-    database = await freshPostgresDatabase();
-    keyStore = await freshPostgresDatabase();
-    store = await openStore(database.url);
-    fleet = await spawnProcessFleet({
-      catalogue: catalogueYaml(sim.url, [{ id: MODEL, endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=4' }] }]),
-      databaseUrl: database.url, keyStoreUrl: keyStore.url, redisUrl: TEST_REDIS_URL, recovery: RECOVERY,
+    running = await startFleetOnTestDatabase({
+      models: [{ id: MODEL, endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=4' }] }], redisUrl: TEST_REDIS_URL, recovery: RECOVERY,
     });
+    ({ store, fleet } = running);
   }, 60_000);
 
   afterAll(async () => {
-    await fleet?.close();
-    await store?.close();
-    await sim?.close();
-    await database?.drop();
-    await keyStore?.drop();
+    await running?.close();
   });
 
   it('a live instance takes the account over once the lease lapsed: one line per request in order, nothing charged twice, every hold released', async () => {

@@ -3,7 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecoverySettings } from '../../src/runtime/recovery-settings.js';
+import { startSimulator } from '../../src/sim/server.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { catalogueYaml, type ModelSpec } from '../e2e/harness.js';
 import { exited, running, spawnGatewayProcess, type GatewayChild } from '../reliability/gateway-child.js';
+import { freshPostgresDatabase } from '../support/store-engines.js';
 
 /**
  * Three gateways (by default) as child processes on one database, one key store and one Redis,
@@ -67,4 +71,47 @@ export async function spawnProcessFleet(options: ProcessFleetOptions): Promise<P
     },
     close,
   };
+}
+
+/** A process fleet on fresh schemas of the test PostgreSQL, with its simulator and the test's own store. */
+export interface FleetOnTestDatabase {
+  fleet: ProcessFleet;
+  /** The database the instances share, opened by the test (accounts, ledger readings). */
+  store: Store;
+  close(): Promise<void>;
+}
+
+/**
+ * A simulator serving `models`, a fresh database and key store (schemas of their own on the test
+ * PostgreSQL), and three instances on them and the Redis at `redisUrl`.
+ */
+export async function startFleetOnTestDatabase(options: {
+  models: ModelSpec[];
+  settings?: Record<string, unknown>;
+  redisUrl: string;
+  recovery: Partial<RecoverySettings>;
+}): Promise<FleetOnTestDatabase> {
+  const closers: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const closing of closers.splice(0).reverse()) await closing();
+  };
+  try {
+    const sim = await startSimulator({ port: 0 });
+    closers.push(() => sim.close());
+    const database = await freshPostgresDatabase();
+    closers.push(() => database.drop());
+    const keyStore = await freshPostgresDatabase();
+    closers.push(() => keyStore.drop());
+    const store = await openStore(database.url);
+    closers.push(() => store.close());
+    const fleet = await spawnProcessFleet({
+      catalogue: catalogueYaml(sim.url, options.models, options.settings ? { settings: options.settings } : {}),
+      databaseUrl: database.url, keyStoreUrl: keyStore.url, redisUrl: options.redisUrl, recovery: options.recovery,
+    });
+    closers.push(() => fleet.close());
+    return { fleet, store, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

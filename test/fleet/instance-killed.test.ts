@@ -5,16 +5,14 @@ import { createAccount } from '../../src/accounts/accounts.js';
 import { parseUsd } from '../../src/billing/money.js';
 import { countText } from '../../src/core/token-estimate.js';
 import type { RecoverySettings } from '../../src/runtime/recovery-settings.js';
-import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { catalogueYaml } from '../e2e/harness.js';
+import type { Store } from '../../src/store/store.js';
 import { exited, type GatewayChild } from '../reliability/gateway-child.js';
 import { invariantBreaches, ledgerSnapshot, type LedgerSnapshot } from '../reliability/ledger-snapshot.js';
 import { seededRandom } from '../reliability/seeded-random.js';
 import { REDIS_REACHABLE, TEST_REDIS_URL } from '../support/redis.js';
-import { freshPostgresDatabase, POSTGRES_REACHABLE, type ScratchDatabase } from '../support/store-engines.js';
+import { POSTGRES_REACHABLE } from '../support/store-engines.js';
 import { fleetClient, streamChat, type StreamRead } from './fleet-client.js';
-import { spawnProcessFleet, type ProcessFleet } from './fleet-processes.js';
+import { startFleetOnTestDatabase, type FleetOnTestDatabase, type ProcessFleet } from './fleet-processes.js';
 
 /**
  * kill -9 of one of three instances (child processes, each as if on a machine of its own) while
@@ -135,31 +133,19 @@ async function untilReaped(store: Store, instanceId: string, giveUpAt: number, c
 }
 
 describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('one of three instances killed with streams open on all three', () => {
-  let sim: RunningSimulator;
-  let database: ScratchDatabase;
-  let keyStore: ScratchDatabase;
+  let running: FleetOnTestDatabase;
   let store: Store;
   let fleet: ProcessFleet;
 
   beforeAll(async () => {
     console.log(`fleet instance-killed seed ${SEED} (replay with FLEET_KILL_SEED=${SEED})`);
-    sim = await startSimulator({ port: 0 });
-    database = await freshPostgresDatabase();
-    keyStore = await freshPostgresDatabase();
-    store = await openStore(database.url);
     const endpoint = { provider: 'sim-a', upstream_model: UPSTREAM, context_length: 131_072, max_completion_tokens: 65_536, pricing: PRICES };
-    fleet = await spawnProcessFleet({
-      catalogue: catalogueYaml(sim.url, [{ id: MODEL, endpoints: [endpoint] }]),
-      databaseUrl: database.url, keyStoreUrl: keyStore.url, redisUrl: TEST_REDIS_URL, recovery: RECOVERY,
-    });
+    running = await startFleetOnTestDatabase({ models: [{ id: MODEL, endpoints: [endpoint] }], redisUrl: TEST_REDIS_URL, recovery: RECOVERY });
+    ({ store, fleet } = running);
   }, 60_000);
 
   afterAll(async () => {
-    await fleet?.close();
-    await store?.close();
-    await sim?.close();
-    await database?.drop();
-    await keyStore?.drop();
+    await running?.close();
   });
 
   it('the live instances settle the dead one\'s generations by staleness within the bound, billed within each hold, once, and their own streams end normally', async () => {

@@ -2,13 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.js';
 import type { RecoverySettings } from '../../src/runtime/recovery-settings.js';
-import { startSimulator, type RunningSimulator } from '../../src/sim/server.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { catalogueYaml } from '../e2e/harness.js';
+import type { Store } from '../../src/store/store.js';
 import { PRIVATE_REDIS_AVAILABLE, startPrivateRedis, type PrivateRedis } from '../support/private-redis.js';
-import { freshPostgresDatabase, POSTGRES_REACHABLE, type ScratchDatabase } from '../support/store-engines.js';
+import { POSTGRES_REACHABLE } from '../support/store-engines.js';
 import { askChat, fleetClient, type ChatOutcome } from './fleet-client.js';
-import { spawnProcessFleet, type ProcessFleet } from './fleet-processes.js';
+import { startFleetOnTestDatabase, type FleetOnTestDatabase, type ProcessFleet } from './fleet-processes.js';
 
 /**
  * The Redis of three instances (child processes) killed and started again under a steady load of
@@ -46,34 +44,24 @@ async function fallbackGauge(url: string): Promise<string | undefined> {
 }
 
 describe.skipIf(!POSTGRES_REACHABLE || !PRIVATE_REDIS_AVAILABLE)('the Redis of three instances killed and restarted under load', () => {
-  let sim: RunningSimulator;
   let redis: PrivateRedis;
-  let database: ScratchDatabase;
-  let keyStore: ScratchDatabase;
+  let running: FleetOnTestDatabase;
   let store: Store;
   let fleet: ProcessFleet;
 
   beforeAll(async () => {
-    sim = await startSimulator({ port: 0 });
     redis = await startPrivateRedis();
-    database = await freshPostgresDatabase();
-    keyStore = await freshPostgresDatabase();
-    store = await openStore(database.url);
-    fleet = await spawnProcessFleet({
-      catalogue: catalogueYaml(sim.url, [{ id: MODEL, endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] }], {
-        settings: { rate_limits: { per_key_per_minute: LIMIT } },
-      }),
-      databaseUrl: database.url, keyStoreUrl: keyStore.url, redisUrl: redis.url, recovery: RECOVERY,
+    running = await startFleetOnTestDatabase({
+      models: [{ id: MODEL, endpoints: [{ provider: 'sim-a', upstream_model: 'chat;tokens=2' }] }],
+      settings: { rate_limits: { per_key_per_minute: LIMIT } },
+      redisUrl: redis.url, recovery: RECOVERY,
     });
+    ({ store, fleet } = running);
   }, 60_000);
 
   afterAll(async () => {
-    await fleet?.close();
-    await store?.close();
+    await running?.close();
     await redis?.close();
-    await sim?.close();
-    await database?.drop();
-    await keyStore?.drop();
   });
 
   it('each instance enforces limit ÷ 3 while Redis is away and keeps serving, says so in /readyz and /metrics, shares the limit again once Redis is back, and never answers a 500', async () => {
