@@ -1,6 +1,5 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
-import { SPEND_SCOPES } from '../accounts/types.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Hold } from './types.js';
 import { GENERATION_COLUMNS, SETTLED_COLUMNS, type HoldSettlement, type PendingGenerationRow } from './ledger-tables.js';
@@ -80,7 +79,7 @@ export function settleHoldStatement({ holdId, accountId, record, charge }: HoldS
   const { entry, owners, dayStart } = charge;
   const amount = entry.amount.toString();
   const account = p.add(accountId);
-  const spendRows = SPEND_SCOPES.flatMap((scope) => [dayStart, LIFETIME_DAY].map((day) => `(${p.add(scope)}, ${p.add(owners[scope])}, ${p.add(day)}::bigint)`));
+  const spendRows = Object.entries(owners).flatMap(([scope, id]) => [dayStart, LIFETIME_DAY].map((day) => `(${p.add(scope)}, ${p.add(id)}, ${p.add(day)}::bigint)`));
   const text = `WITH ${ended},
     charged AS (
       SELECT ${p.add(amount)}::numeric AS amount WHERE EXISTS (SELECT 1 FROM closed) OR EXISTS (SELECT 1 FROM inserted)

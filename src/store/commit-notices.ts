@@ -1,4 +1,8 @@
-import type { Db } from './store-handle.js';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+/** A connection or transaction of a store (store-handle.ts's `Db`). */
+type Db = Kysely<Database>;
 
 /** What a committed write may have changed that others keep a copy of. */
 export type CommitTopic = 'keys';
