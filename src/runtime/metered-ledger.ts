@@ -12,7 +12,7 @@ export interface LedgerMeter {
 /**
  * The requests' ledger, timed: every hold, settlement and release reports how long it took, and a
  * hold counts as open from the moment it is taken until its settlement or release was attempted
- * (one that failed is left to the hold reconciler, no longer to the request).
+ * (one that failed is tried again by the settlement retries, no longer by the request).
  */
 export function meteredLedger(ledger: Ledger, meter: LedgerMeter): Ledger {
   const timed = async <T>(operation: LedgerWrite, write: () => Promise<T>): Promise<T> => {
