@@ -1,5 +1,10 @@
-/** Base model names the simulator lists; any name (with behaviour keys) is accepted when chatting. */
-const MODEL_IDS = ['chat', 'chat-large', 'chat-small', 'tools'] as const;
+/**
+ * Base model names the simulator lists; any name (with behaviour keys) is accepted when chatting.
+ * `image` generates pictures as gpt-image does (`dall-e…` names answer as DALL·E); `transcribe`
+ * transcribes as gpt-4o-transcribe (billed in tokens, json and text), `whisper` as whisper-1
+ * (billed by duration, every format).
+ */
+const MODEL_IDS = ['chat', 'chat-large', 'chat-small', 'tools', 'image', 'transcribe', 'whisper'] as const;
 
 const LISTED_SINCE = 1735689600; // 2025-01-01T00:00:00Z, fixed so the listing is deterministic
 

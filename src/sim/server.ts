@@ -8,6 +8,10 @@ import { handleMessages } from './messages-route.js';
 import { handleSpeech } from './speech-route.js';
 import { handleEmbeddings } from './embeddings-route.js';
 import { handleRerank, type RerankWire } from './rerank-route.js';
+import { handleImageGeneration, serveImageFile } from './images-route.js';
+import { IMAGE_FILES_PATH, ImageStore } from './image-store.js';
+import { handleTranscription } from './transcription-route.js';
+import { readUploadForm } from './upload-form.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { sendError, sendJson } from './json-reply.js';
 import { modelListBody } from './model-list.js';
@@ -75,6 +79,8 @@ interface SimState {
   sequence: number;
   /** Upstream model names answered as another one, set through `/_sim/models/{name}`. */
   aliases: Map<string, string>;
+  /** Pictures of `response_format: "url"` replies, served under IMAGE_FILES_PATH. */
+  images: ImageStore;
 }
 
 const ALIAS_PATH = '/_sim/models/';
@@ -99,6 +105,20 @@ function aliased(parsed: ParsedBody | undefined, aliases: ReadonlyMap<string, st
 /** Rerank wires: Cohere-style under the API root, OpenAI-compatible beside `/v1/chat/completions` (and bare, as vLLM serves it). */
 const RERANK_PATHS: Readonly<Record<string, RerankWire>> = { '/v2/rerank': 'cohere', '/v1/rerank': 'openai', '/rerank': 'openai' };
 
+/** `POST /v1/audio/transcriptions`: a multipart upload, read bounded before the JSON routes read anything. */
+async function routeTranscription(req: IncomingMessage, res: ServerResponse, state: SimState, path: string): Promise<void> {
+  const read = await readUploadForm(req);
+  const headers = flatHeaders(req);
+  if (read.kind !== 'form') {
+    state.log.add({ path, headers, body: null, receivedAt: Date.now() });
+    return handleTranscription(res, read);
+  }
+  const { fields, file } = read.form;
+  state.log.add({ path, headers, body: { ...fields, ...(file && { file: { name: file.name, bytes: file.bytes.length } }) }, receivedAt: Date.now() });
+  const model = typeof fields.model === 'string' ? state.aliases.get(fields.model) : undefined;
+  return handleTranscription(res, model === undefined ? read : { kind: 'form', form: { fields: { ...fields, model }, file } });
+}
+
 async function route(req: IncomingMessage, res: ServerResponse, state: SimState): Promise<void> {
   const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
   const method = req.method ?? 'GET';
@@ -108,6 +128,8 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
     res.writeHead(204).end();
     return;
   }
+  if (path === '/v1/audio/transcriptions' && method === 'POST') return routeTranscription(req, res, state, path);
+  if (path.startsWith(IMAGE_FILES_PATH) && method === 'GET') return serveImageFile(res, decodeURIComponent(path.slice(IMAGE_FILES_PATH.length)), state.images);
   const text = method === 'GET' || method === 'HEAD' ? '' : await readBody(req);
   const received = text === '' ? undefined : parseBody(text);
   const body = received === undefined ? null : received.ok ? received.value : text;
@@ -129,6 +151,10 @@ async function route(req: IncomingMessage, res: ServerResponse, state: SimState)
   }
   if (path === '/v1/audio/speech' && method === 'POST') return handleSpeech(res, parsed ?? { ok: false });
   if (path === '/v1/embeddings' && method === 'POST') return handleEmbeddings(res, parsed ?? { ok: false });
+  if (path === '/v1/images/generations' && method === 'POST') {
+    state.sequence += 1;
+    return handleImageGeneration(res, parsed ?? { ok: false }, { sequence: state.sequence, origin: `http://${headers.host ?? 'localhost'}`, store: state.images });
+  }
   if (RERANK_PATHS[path] && method === 'POST') return handleRerank(res, parsed ?? { ok: false }, RERANK_PATHS[path], (state.sequence += 1));
   if (path === '/v1/models' && method === 'GET') return sendJson(res, 200, modelListBody());
   sendError(res, 404, `Invalid URL (${method} ${path})`);
@@ -153,10 +179,13 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Starts the provider simulator: OpenAI-compatible chat and Anthropic Messages with scripted behaviours. */
+/**
+ * Starts the provider simulator: OpenAI-compatible chat, completions, embeddings, speech, image
+ * generation and transcription, Anthropic Messages and rerank, with scripted behaviours.
+ */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
-  const state: SimState = { log: new RequestLog(), sequence: 0, aliases: new Map() };
+  const state: SimState = { log: new RequestLog(), sequence: 0, aliases: new Map(), images: new ImageStore() };
   const server = createServer((req, res) => {
     route(req, res, state).catch((error: unknown) => onFailure(res, error));
   });

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { stripDirectives } from './behaviour.js';
+import { passBehaviourGate } from './behaviour-gate.js';
+import type { ParsedBody } from './chat-route.js';
+import { readImageRequest, type ImagePlan, type ReportedQuality } from './image-request.js';
+import { IMAGE_FILES_PATH, type ImageStore } from './image-store.js';
+import { sendError, sendJson } from './json-reply.js';
+import { isPlainObject } from '../core/plain-object.js';
+import { buildPng, patternFromDigest } from './png-image.js';
+import { countTextPromptTokens } from './prompt-tokens.js';
+
+/** Output tokens of one 1024×1024 picture by quality, as gpt-image-1 bills them; other sizes scale by area. */
+const TOKENS_PER_MEGAPICTURE = { low: 272, medium: 1056, high: 4160 } as const satisfies Record<ReportedQuality, number>;
+const REFERENCE_AREA = 1024 * 1024;
+
+export interface ImageRouteContext {
+  sequence: number;
+  /** `http://host:port` as the client reached the simulator, for `url` replies. */
+  origin: string;
+  store: ImageStore;
+}
+
+/** The same prompt and index always draw the same picture; another prompt or index another one. */
+export function generatedPng(plan: Pick<ImagePlan, 'prompt' | 'width' | 'height' | 'transparent'>, index: number): Buffer {
+  const digest = createHash('sha256').update(`${plan.prompt}\u0000${index}`).digest();
+  return buildPng(plan.width, plan.height, patternFromDigest(digest, plan.transparent));
+}
+
+function imageTokens(plan: ImagePlan): number {
+  const each = Math.max(1, Math.round((TOKENS_PER_MEGAPICTURE[plan.quality] * plan.width * plan.height) / REFERENCE_AREA));
+  return each * plan.count;
+}
+
+function usageOf(plan: ImagePlan): Record<string, unknown> {
+  const text = countTextPromptTokens(plan.prompt);
+  const output = imageTokens(plan);
+  return {
+    input_tokens: text,
+    input_tokens_details: { text_tokens: text, image_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { image_tokens: output, text_tokens: 0 },
+    total_tokens: text + output,
+  };
+}
+
+/** dall-e models answer URLs by default, with the prompt they drew; gpt-image models base64 and the settings used. */
+function isDallE(model: string): boolean {
+  return (model.split(';', 1)[0] ?? '').startsWith('dall-e');
+}
+
+/**
+ * `POST /v1/images/generations`, OpenAI's wire: `n` deterministic PNGs of the asked size (see
+ * image-request.ts for the members and their limits). A model whose base name starts with `dall-e`
+ * answers `{created, data: [{url | b64_json, revised_prompt}]}` with `url` by default; any other
+ * model answers as gpt-image does: `{created, data: [{b64_json | url}], background, output_format,
+ * quality, size, usage}` with `b64_json` by default and token usage (the prompt's o200k tokens in;
+ * 272 / 1056 / 4160 tokens per 1024×1024 picture at low / medium / high quality out, scaled by area).
+ * A `url` is served by the simulator itself under `/v1/images/files/`. Behaviours from the model name
+ * and `[[sim …]]` in the prompt: `error=STATUS`, `ttft=MS`, `refuse_param=NAME`, `require_param=NAME`,
+ * `disconnect_after=0`, `no_usage`.
+ */
+export async function handleImageGeneration(res: ServerResponse, parsed: ParsedBody, context: ImageRouteContext): Promise<void> {
+  if (!parsed.ok || !isPlainObject(parsed.value)) return sendError(res, 400, 'We could not parse the JSON body of your request.');
+  const body = parsed.value;
+  // OpenAI picks a default model when none is named; the simulator answers as a gpt-image model.
+  const model = typeof body.model === 'string' && body.model !== '' ? body.model : 'image';
+  const read = readImageRequest(body);
+  if (!read.ok) return sendError(res, 400, read.problem.message, { param: read.problem.param });
+  const plan = read.value;
+  const behaviour = await passBehaviourGate(res, { model, text: plan.prompt, members: body });
+  if (!behaviour) return;
+  const dallE = isDallE(model);
+  const asUrl = (plan.responseFormat ?? (dallE ? 'url' : 'b64_json')) === 'url';
+  const data = Array.from({ length: plan.count }, (_, index) => {
+    const png = generatedPng(plan, index);
+    const picture: Record<string, string> = {};
+    if (asUrl) {
+      const name = `img-sim${context.sequence}-${index}.png`;
+      context.store.put(name, png);
+      picture.url = `${context.origin}${IMAGE_FILES_PATH}${name}`;
+    } else picture.b64_json = png.toString('base64');
+    if (dallE) picture.revised_prompt = stripDirectives(plan.prompt).trim();
+    return picture;
+  });
+  const created = Math.floor(Date.now() / 1000);
+  if (dallE) return sendJson(res, 200, { created, data });
+  sendJson(res, 200, {
+    created,
+    background: plan.transparent ? 'transparent' : 'opaque',
+    data,
+    output_format: 'png',
+    quality: plan.quality,
+    size: `${plan.width}x${plan.height}`,
+    ...(behaviour.usage && { usage: usageOf(plan) }),
+  });
+}
+
+/** `GET /v1/images/files/{name}`: a picture an earlier `url` reply named; 404 once forgotten. */
+export function serveImageFile(res: ServerResponse, name: string, store: ImageStore): void {
+  const png = store.get(name);
+  if (!png) return sendError(res, 404, `No such image file: ${name}`);
+  res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length });
+  res.end(png);
+}
