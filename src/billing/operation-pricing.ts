@@ -1,12 +1,13 @@
 /**
- * Prices of one endpoint applied to a non-conversation call (embeddings, rerank): per prompt token
+ * Prices of one endpoint applied to a non-conversation call. Embeddings and rerank: per prompt token
  * where the endpoint publishes a prompt price and reported a count, per request where it publishes a
  * request price, and every other measured unit (tokens without a price, search units) recorded
- * unpriced. Nothing is charged for output: these calls produce none.
+ * unpriced; nothing is charged for output, they produce none. Image generation: its pictures by the
+ * media prices as well (`computeImageCost`).
  */
 import type { EndpointPricing, PriceTable } from '../catalogue/types.js';
 import { effectivePrices, type CostResult } from './pricing.js';
-import { times } from './money.js';
+import { times, timesDecimal } from './money.js';
 import type { CostLine } from './types.js';
 
 /** Units one call consumed, as the endpoint reported them; an unreported count is undefined. */
@@ -27,6 +28,40 @@ export function computeOperationCost(pricing: EndpointPricing, usage: OperationU
   if (tokens) lines.push(tokens);
   if (table.request) lines.push({ key: 'request', quantity: '1', amount: table.request.units });
   if (usage.searchUnits !== undefined) lines.push({ key: SEARCH_UNITS_KEY, quantity: String(usage.searchUnits), amount: null });
+  return { cost: lines.reduce((sum, line) => sum + (line.amount ?? 0n), 0n), lines };
+}
+
+/** What one image-generation call produced, measured or as reported. */
+export interface ImageUsage {
+  /** Input tokens as reported (prompt text and reference pictures). */
+  promptTokens?: number;
+  /** Pictures delivered. */
+  images: number;
+  /** Exact decimal megapixels read from the pictures' bytes (pictures given only as URLs are not measured). */
+  megapixels?: string;
+  /** Output (image) tokens as reported. */
+  outputTokens?: number;
+}
+
+/**
+ * The exact charge of one image-generation call (rule 13): input tokens at `prompt`, each picture at
+ * `image_output`, the megapixels read from the bytes at `image_megapixel`, output tokens at
+ * `image_output_token`, and the request price. A measured unit without a published price is
+ * recorded unpriced and charges nothing; a price with nothing measured for it charges nothing.
+ */
+export function computeImageCost(pricing: EndpointPricing, usage: ImageUsage, now: Date): CostResult {
+  const table = effectivePrices(pricing, { promptTokens: usage.promptTokens, now });
+  const lines: CostLine[] = [];
+  const tokens = tokenLine(table, usage.promptTokens);
+  if (tokens) lines.push(tokens);
+  lines.push({ key: 'image_output', quantity: String(usage.images), amount: table.image_output ? times(table.image_output.units, usage.images) : null });
+  if (usage.megapixels !== undefined) {
+    lines.push({ key: 'image_megapixel', quantity: usage.megapixels, amount: table.image_megapixel ? timesDecimal(table.image_megapixel.units, usage.megapixels) : null });
+  }
+  if (usage.outputTokens !== undefined) {
+    lines.push({ key: 'image_output_token', quantity: String(usage.outputTokens), amount: table.image_output_token ? times(table.image_output_token.units, usage.outputTokens) : null });
+  }
+  if (table.request) lines.push({ key: 'request', quantity: '1', amount: table.request.units });
   return { cost: lines.reduce((sum, line) => sum + (line.amount ?? 0n), 0n), lines };
 }
 

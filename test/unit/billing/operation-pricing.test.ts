@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { computeOperationCost } from '../../../src/billing/operation-pricing.js';
+import { computeImageCost, computeOperationCost } from '../../../src/billing/operation-pricing.js';
 import { parseUsd } from '../../../src/billing/money.js';
 import { pricingOf } from '../../fixtures/catalogue/documents.js';
 
@@ -55,5 +55,34 @@ describe('operation billing lines (embeddings, rerank)', () => {
     const pricing = pricingOf({ prompt: '0.0000001', overrides: [{ min_prompt_tokens: 100, prompt: '0.0000002' }] });
     expect(computeOperationCost(pricing, { promptTokens: 100 }, NOW).cost).toBe(usd('0.00001'));
     expect(computeOperationCost(pricing, { promptTokens: 101 }, NOW).cost).toBe(usd('0.0000202'));
+  });
+});
+
+describe('image billing lines (rule 13)', () => {
+  test('each picture at image_output, the megapixels read from the bytes at image_megapixel, output tokens at image_output_token, exactly', () => {
+    const pricing = pricingOf({ prompt: '0.000005', image_output: '0.04', image_megapixel: '0.0123', image_output_token: '0.00004' });
+    const priced = computeImageCost(pricing, { promptTokens: 12, images: 2, megapixels: '0.524288', outputTokens: 544 }, NOW);
+    expect(priced.lines).toEqual([
+      { key: 'prompt', quantity: '12', amount: usd('0.00006') },
+      { key: 'image_output', quantity: '2', amount: usd('0.08') },
+      { key: 'image_megapixel', quantity: '0.524288', amount: usd('0.0064487424') },
+      { key: 'image_output_token', quantity: '544', amount: usd('0.02176') },
+    ]);
+    expect(priced.cost).toBe(usd('0.00006') + usd('0.08') + usd('0.0064487424') + usd('0.02176'));
+  });
+
+  test('a unit without a published price is recorded unpriced and charges nothing; one not measured has no line', () => {
+    const priced = computeImageCost(pricingOf({ image_output: '0.01' }), { images: 1, megapixels: '1.048576' }, NOW);
+    expect(priced.lines).toEqual([
+      { key: 'image_output', quantity: '1', amount: usd('0.01') },
+      { key: 'image_megapixel', quantity: '1.048576', amount: null },
+    ]);
+    expect(priced.cost).toBe(usd('0.01'));
+    const unpriced = computeImageCost(pricingOf({ image_megapixel: '0.02' }), { images: 3, outputTokens: 100 }, NOW);
+    expect(unpriced.lines).toEqual([
+      { key: 'image_output', quantity: '3', amount: null },
+      { key: 'image_output_token', quantity: '100', amount: null },
+    ]);
+    expect(unpriced.cost).toBe(0n);
   });
 });
