@@ -29,6 +29,8 @@ export interface HoldCounts {
   now: Date;
   /** Input characters of a speech request, charged at `character`. */
   characters?: number;
+  /** The most an image-generation call could render: its pictures, their megapixels and output tokens. */
+  images?: { count: number; megapixels: string; outputTokens: number };
 }
 
 /**
@@ -42,7 +44,14 @@ export function holdAmount(pricing: EndpointPricing, counts: HoldCounts): Units 
   const perOutput = dearest(table, ['completion', 'internal_reasoning']);
   const perCharacter = table.character?.units ?? 0n;
   return times(perPrompt, counts.promptTokens) + times(perOutput, counts.ceilingTokens) + times(perCharacter, counts.characters ?? 0)
-    + (table.request?.units ?? 0n);
+    + (table.request?.units ?? 0n) + (counts.images ? imagesHold(table, counts.images) : 0n);
+}
+
+/** Every picture at `image_output`, all their megapixels at `image_megapixel`, their output tokens at `image_output_token`. */
+function imagesHold(table: PriceTable, images: NonNullable<HoldCounts['images']>): Units {
+  return times(table.image_output?.units ?? 0n, images.count)
+    + (table.image_megapixel ? timesDecimal(table.image_megapixel.units, images.megapixels) : 0n)
+    + times(table.image_output_token?.units ?? 0n, images.outputTokens);
 }
 
 /**

@@ -37,6 +37,25 @@ const DEMO_OPERATION_MODELS = [
     tags: ['demo', 'rerank'],
     endpoints: [{ provider: 'sim-alpha', upstream_model: 'rerank', context_length: 4096, output_modalities: ['rerank'], supported_parameters: [], pricing: { request: '0.001' } }],
   },
+  {
+    id: 'switchyard/demo-paint',
+    name: 'Switchyard: Demo Paint',
+    created: '2025-11-27',
+    description: 'A demo image model answered by the bundled provider simulator: deterministic pictures of the size asked.',
+    tags: ['demo', 'image'],
+    endpoints: [{
+      provider: 'sim-alpha',
+      upstream_model: 'image',
+      context_length: 8192,
+      max_completion_tokens: 8192,
+      input_modalities: ['text'],
+      output_modalities: ['image'],
+      supported_parameters: [],
+      pricing: { prompt: '0.000005', image_output: '0.01', image_megapixel: '0.005', image_output_token: '0.00001' },
+      image_envelope: { sizes: ['256x256', '512x512', '1024x1024', '1024x1536', '1536x1024'], formats: ['png'], max_images: 4 },
+      render_parameters: { image: { quality: { type: 'string', enum: ['low', 'medium', 'high'] }, background: { type: 'string', enum: ['opaque', 'transparent'] } } },
+    }],
+  },
 ];
 
 /**
@@ -44,8 +63,8 @@ const DEMO_OPERATION_MODELS = [
  * OpenAI-compatible wire, one over the Anthropic Messages wire), four chat models (two of them
  * reasoning; demo-chat also answers typed decisions and reads images and files, and it and demo-fast are served by two providers
  * at different prices and speeds, demo-fast free on one of them, so routing preferences and the
- * `:floor`, `:nitro` and `:free` variants choose between them), a speaking model, an embeddings model
- * and a rerank model. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
+ * `:floor`, `:nitro` and `:free` variants choose between them), a speaking model, an embeddings model,
+ * a rerank model and an image model. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
  */
 export function demoCatalogueYaml(simulatorBaseUrl: string): string {
   const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;

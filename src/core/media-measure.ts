@@ -12,8 +12,11 @@ export interface MediaQuantities {
 /** Reads the billable quantities of generated media from the bytes themselves (rule 13). */
 export async function measureMedia(imageUrls: readonly string[], audioBase64: string | undefined): Promise<MediaQuantities> {
   const measured: MediaQuantities = {};
-  const pixels = imageUrls.reduce((sum, url) => sum + pixelsOf(url), 0);
-  if (pixels > 0) measured.imageMegapixels = megapixels(pixels);
+  const megapixels = megapixelsOf(imageUrls.flatMap((url) => {
+    const data = parseDataUrl(url);
+    return data?.base64 ? [data.data] : [];
+  }));
+  if (megapixels !== undefined) measured.imageMegapixels = megapixels;
   if (audioBase64) {
     const seconds = await secondsOf(Buffer.from(audioBase64, 'base64'));
     if (seconds !== undefined) measured.audioSeconds = seconds.toFixed(6);
@@ -21,11 +24,15 @@ export async function measureMedia(imageUrls: readonly string[], audioBase64: st
   return measured;
 }
 
-function pixelsOf(url: string): number {
-  const data = parseDataUrl(url);
-  if (!data?.base64) return 0;
+/** Exact decimal megapixels of pictures given as their base64 bytes; undefined when none could be read. */
+export function megapixelsOf(images: readonly string[]): string | undefined {
+  const pixels = images.reduce((sum, base64) => sum + pixelsOf(base64), 0);
+  return pixels > 0 ? megapixels(pixels) : undefined;
+}
+
+function pixelsOf(base64: string): number {
   try {
-    const { width, height } = imageSize(Buffer.from(data.data, 'base64'));
+    const { width, height } = imageSize(Buffer.from(base64, 'base64'));
     return width * height;
   } catch {
     return 0;

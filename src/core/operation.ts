@@ -1,12 +1,12 @@
 /**
  * A request that is not a conversation: one JSON call, one JSON reply, nothing streamed
- * (embeddings, rerank). It goes through the same key, rate limit, planner, hold, executor and
+ * (embeddings, rerank, image generation). It goes through the same key, rate limit, planner, hold, executor and
  * settlement as chat; only its translation differs. The planner reads `OperationAsk` from the
  * core request to judge which endpoints serve it.
  */
 
-/** Operations an endpoint declares among its `output_modalities`. */
-export type OperationKind = 'embeddings' | 'rerank';
+/** Operations an endpoint declares among its `output_modalities` (`image`: pictures rendered on request). */
+export type OperationKind = 'embeddings' | 'rerank' | 'image';
 
 /** One multimodal part of a request, as the model-level modality check judges it. */
 export interface JudgedPart {
@@ -23,4 +23,19 @@ export type OperationAsk =
     /** Non-text parts: a modality no serving endpoint of the model declares is refused with 400. */
     parts: JudgedPart[];
   }
-  | { kind: 'rerank' };
+  | { kind: 'rerank' }
+  | ImageRender;
+
+/** What an image-generation call asks of an endpoint's image envelope and render parameters. */
+export interface ImageRender {
+  kind: 'image';
+  /** Pictures asked for. */
+  n: number;
+  /** `WxH`; absent (or `auto`): the endpoint's choice. */
+  size?: string;
+  outputFormat?: string;
+  quality?: string;
+  background?: string;
+  /** Reference pictures sent: only endpoints declaring image reference inputs take them. */
+  references: number;
+}

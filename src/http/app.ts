@@ -25,6 +25,7 @@ import { registerMessagesRoutes } from './routes/messages.js';
 import { registerSpeechModelsRoute, registerSpeechRoute } from './routes/speech.js';
 import { registerEmbeddingsModelsRoute, registerEmbeddingsRoute } from './routes/embeddings.js';
 import { registerRerankRoute } from './routes/rerank.js';
+import { registerImageRoutes } from './routes/images.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerModelsUserRoute } from './routes/models-user.js';
 import { registerCatalogueDirectoryRoutes } from './routes/catalogue-directory.js';
@@ -87,6 +88,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       registerSpeechRoute,
       registerEmbeddingsRoute,
       registerRerankRoute,
+      registerImageRoutes,
       registerModelsUserRoute,
       registerFilesRoutes,
       registerBatchRoutes,

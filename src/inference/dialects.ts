@@ -28,6 +28,9 @@ import type { OperationBinding } from './operation-binding.js';
 import { decisionOperation, decisionsOperation } from './operations/decisions.js';
 import { embeddingsOperation } from './operations/embeddings.js';
 import { rerankOperation } from './operations/rerank.js';
+import { imageGenerationsOperation } from './operations/images.js';
+import { decodeImageGenerationsRequest } from '../dialects/images/decode.js';
+import { ImageGenerationsRequestSchema } from '../dialects/images/schema.js';
 
 interface DialectBase<Admitted> {
   name: string;
@@ -78,6 +81,7 @@ export const DIALECTS = {
   speech: { kind: 'speech', name: 'speech', schema: SpeechRequestSchema, admit: admitter(SpeechRequestSchema, decodeSpeechRequest) } satisfies SpeechDialect,
   embeddings: operation('embeddings', EmbeddingsRequestSchema, decodeEmbeddingsRequest, embeddingsOperation),
   rerank: operation('rerank', RerankRequestSchema, decodeRerankRequest, rerankOperation),
+  imageGenerations: operation('image generations', ImageGenerationsRequestSchema, decodeImageGenerationsRequest, imageGenerationsOperation),
   decisions: operation('decisions', SystemOneRequestSchema, (body: SystemOneRequestBody, headers: HeaderBag) => decisionOperation(decodeSystemOneRequest(body, headers)), decisionsOperation),
 } as const;
 

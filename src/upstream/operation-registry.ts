@@ -3,6 +3,8 @@ import type { EmbeddingsAsk, EmbeddingsResult } from '../core/embeddings.js';
 import type { OperationAdapter, OperationAdapterLookup } from './operation-adapter.js';
 import type { RerankAsk, RerankResult } from '../core/rerank.js';
 import { openAiEmbeddingsAdapter } from './openai/embeddings.js';
+import { openAiImagesAdapter } from './openai/images.js';
+import type { ImagesAsk, ImagesResult } from '../core/images.js';
 import { cohereRerankAdapter } from './cohere/rerank.js';
 import { openAiRerankAdapter } from './openai/rerank.js';
 
@@ -17,3 +19,6 @@ export const embeddingsAdapters = lookup<EmbeddingsAsk, EmbeddingsResult>({ open
 
 /** Rerank adapters by wire format: Cohere-style `/v2/rerank`, or an OpenAI-compatible server's `/rerank`. */
 export const rerankAdapters = lookup<RerankAsk, RerankResult>({ cohere: cohereRerankAdapter, openai: openAiRerankAdapter });
+
+/** Image-generation adapters by wire format: OpenAI's `/images/generations`. */
+export const imagesAdapters = lookup<ImagesAsk, ImagesResult>({ openai: openAiImagesAdapter });

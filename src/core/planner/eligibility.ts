@@ -4,6 +4,7 @@ import { CAPABILITY_RULES } from './capability-rules.js';
 import { INPUT_RULES } from './input-rules.js';
 import { SPEECH_RULES } from './speech-rules.js';
 import { OPERATION_RULES } from './operation-rules.js';
+import { IMAGE_RULES } from './image-rules.js';
 
 const operatorDisabled: EligibilityRule = ({ endpoint }) =>
   endpoint.disabled ? 'disabled by the operator' : null;
@@ -12,6 +13,7 @@ const operatorDisabled: EligibilityRule = ({ endpoint }) =>
 export const ELIGIBILITY_RULES: readonly EligibilityRule[] = [
   operatorDisabled,
   ...OPERATION_RULES,
+  ...IMAGE_RULES,
   ...PROVIDER_RULES,
   ...CAPABILITY_RULES,
   ...INPUT_RULES,

@@ -1,4 +1,6 @@
-import { holdAmount } from '../../billing/pricing.js';
+import { holdAmount, type HoldCounts } from '../../billing/pricing.js';
+import type { EndpointEntry } from '../../catalogue/types.js';
+import type { ImageRender } from '../operation.js';
 import { GatewayError } from '../errors.js';
 import type { ProviderPreferences } from '../request.js';
 import type { Plan, Rejection } from '../plan.js';
@@ -9,6 +11,7 @@ import { resolveModels, type ResolvedModel } from './model-resolution.js';
 import { applyProviderOrder, requestedSort, sortAttempts, type RankedAttempt } from './order.js';
 import { providerOptionsFor } from './provider-options.js';
 import { checkOperation } from './operation-rules.js';
+import { largestPixels } from './image-rules.js';
 import { compressMiddle } from './window.js';
 
 export type PlanOutcome = { ok: true; plan: RankedPlan } | { ok: false; error: GatewayError };
@@ -78,11 +81,13 @@ function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
   const ceiling = plannedCeiling(endpoint, requested, promptTokens);
   const speech = input.request.speech;
   const held = heldCeiling(endpoint, ceiling, promptTokens);
+  const operation = input.request.operation;
   const estimatedCost = holdAmount(endpoint.pricing, {
     promptTokens,
-    ceilingTokens: speech || input.request.operation ? 0 : held,
+    ceilingTokens: speech || operation ? 0 : held,
     now: input.now,
     ...(speech && { characters: speech.characters }),
+    ...(operation?.kind === 'image' && { images: renderCeiling(endpoint, operation) }),
   });
   const attempt: RankedAttempt = { model, modelId, endpoint, promptTokens, heldCeiling: held, estimatedCost };
   if (ceiling !== undefined) attempt.ceiling = ceiling;
@@ -103,6 +108,16 @@ function noRoute(rejections: Rejection[]): GatewayError {
   const reasons = [...new Set(rejections.map((rejection) => rejection.reason))].slice(0, 4);
   const detail = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
   return new GatewayError('no_route', `No live endpoint can serve this request${detail}`, { metadata: { rejections }, headers: { ...NO_ROUTE_HEADERS } });
+}
+
+/**
+ * The most an image-generation call could render on `endpoint`: its pictures at the size asked (or
+ * the envelope's largest), each up to the endpoint's output token limit. Where neither is declared
+ * the settlement's charge cap keeps the charge within the hold.
+ */
+function renderCeiling(endpoint: EndpointEntry, render: ImageRender): NonNullable<HoldCounts['images']> {
+  const pixels = largestPixels(endpoint, render) * render.n;
+  return { count: render.n, megapixels: (pixels / 1_000_000).toFixed(6), outputTokens: render.n * (endpoint.maxCompletionTokens ?? 0) };
 }
 
 /** The credit to hold for a plan: the most any of its attempts could cost. */

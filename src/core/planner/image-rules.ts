@@ -1,0 +1,43 @@
+import type { EndpointEntry } from '../../catalogue/types.js';
+import type { ImageRender } from '../operation.js';
+import type { EligibilityRule } from './eligibility-rule.js';
+
+/**
+ * An image-generation call goes only to endpoints whose image envelope admits what it asks: the
+ * size and output format among those declared, no more pictures than `max_images` (one where the
+ * envelope says nothing), and each render parameter asked (quality, background) within its
+ * declared descriptor. Without an envelope an endpoint renders one picture of its own choosing.
+ * Reference pictures go only where the endpoint declares image reference inputs (none can yet).
+ */
+const admitsRender: EligibilityRule = ({ endpoint, input }) => {
+  const operation = input.request.operation;
+  return operation?.kind === 'image' ? renderRefusal(endpoint, operation) : null;
+};
+
+export function renderRefusal(endpoint: EndpointEntry, render: ImageRender): string | null {
+  const envelope = endpoint.listing.imageEnvelope;
+  if (render.size !== undefined && render.size !== 'auto' && !envelope?.sizes.includes(render.size)) return `does not render size ${render.size}`;
+  if (render.outputFormat !== undefined && !envelope?.formats.includes(render.outputFormat)) return `does not render output_format ${render.outputFormat}`;
+  const most = envelope?.max_images ?? 1;
+  if (render.n > most) return `renders at most ${most} image${most === 1 ? '' : 's'} a request (n ${render.n})`;
+  for (const [name, value] of [['quality', render.quality], ['background', render.background]] as const) {
+    if (value === undefined || value === 'auto') continue;
+    const descriptor = endpoint.listing.renderParameters?.image?.[name];
+    if (!descriptor?.enum?.includes(value)) return `does not render ${name} ${value}`;
+  }
+  if (render.references > 0) return 'does not take reference images';
+  return null;
+}
+
+/** The most pixels one picture of this call could have on `endpoint`: the size asked, else the envelope's largest. */
+export function largestPixels(endpoint: EndpointEntry, render: ImageRender): number {
+  const sizes = render.size !== undefined && render.size !== 'auto' ? [render.size] : endpoint.listing.imageEnvelope?.sizes ?? [];
+  return sizes.reduce((most, size) => Math.max(most, pixelsOf(size)), 0);
+}
+
+function pixelsOf(size: string): number {
+  const [width, height] = size.split('x').map(Number);
+  return width !== undefined && height !== undefined && Number.isInteger(width) && Number.isInteger(height) ? width * height : 0;
+}
+
+export const IMAGE_RULES: readonly EligibilityRule[] = [admitsRender];

@@ -1,0 +1,42 @@
+import { computeImageCost } from '../../billing/operation-pricing.js';
+import type { ImagesAsk, ImagesResult } from '../../core/images.js';
+import { megapixelsOf } from '../../core/media-measure.js';
+import { encodeImageGenerationsReply } from '../../dialects/images/encode.js';
+import { imagesAdapters } from '../../upstream/operation-registry.js';
+import type { OperationBinding } from '../operation-binding.js';
+
+/** The megapixels of the pictures whose bytes came back (those given only as URLs are not fetched). */
+function measuredMegapixels(result: ImagesResult): string | undefined {
+  return megapixelsOf(result.images.flatMap((image) => (image.kind === 'data' ? [image.base64] : [])));
+}
+
+/**
+ * Image generation: one call, billed by rule 13 at the serving endpoint's prices (per picture, per
+ * megapixel read from the bytes, per output token as reported); the record keeps the counts and the
+ * megapixels.
+ */
+export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult> = {
+  execute: (executor, ask, plan, signal) => executor.unary(ask, plan, signal, imagesAdapters),
+  recorded: (result) => {
+    const megapixels = measuredMegapixels(result);
+    return {
+      usage: {
+        ...(result.usage.inputTokens !== undefined && { promptTokens: result.usage.inputTokens }),
+        ...(result.usage.outputTokens !== undefined && { completionTokens: result.usage.outputTokens }),
+        ...(megapixels !== undefined && { imageMegapixels: megapixels }),
+      },
+      ...(result.upstreamId !== undefined && { upstreamId: result.upstreamId }),
+      finishReason: 'stop',
+    };
+  },
+  price: (pricing, result, _outcome, now) => {
+    const megapixels = measuredMegapixels(result);
+    return computeImageCost(pricing, {
+      images: result.images.length,
+      ...(result.usage.inputTokens !== undefined && { promptTokens: result.usage.inputTokens }),
+      ...(result.usage.outputTokens !== undefined && { outputTokens: result.usage.outputTokens }),
+      ...(megapixels !== undefined && { megapixels }),
+    }, now);
+  },
+  encode: encodeImageGenerationsReply,
+};

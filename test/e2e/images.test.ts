@@ -1,0 +1,123 @@
+import { imageSize } from 'image-size';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseUsd } from '../../src/billing/money.js';
+import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
+
+const PRICES = { prompt: '0.000005', image_output: '0.04', image_megapixel: '0.0123', image_output_token: '0.00004' };
+
+function imageEndpoint(provider: string, upstream: string, extra: Record<string, unknown> = {}): Record<string, unknown> & { provider: string; upstream_model: string } {
+  return {
+    provider,
+    upstream_model: upstream,
+    context_length: 8192,
+    max_completion_tokens: 8192,
+    input_modalities: ['text'],
+    output_modalities: ['image'],
+    supported_parameters: [],
+    pricing: PRICES,
+    image_envelope: { sizes: ['256x256', '512x256', '1024x1024'], formats: ['png'], max_images: 4 },
+    render_parameters: { image: { quality: { type: 'string', enum: ['low', 'medium', 'high'] } } },
+    ...extra,
+  };
+}
+
+let harness: Harness;
+let client: OpenAI;
+
+beforeAll(async () => {
+  harness = await startHarness({
+    models: [
+      { id: 'acme/paint', endpoints: [imageEndpoint('sim-a', 'image')] },
+      { id: 'acme/paint-one', endpoints: [imageEndpoint('sim-b', 'image', { image_envelope: { sizes: ['256x256'], formats: ['png'], max_images: 1 }, pricing: { image_output: '0.01' } })] },
+      {
+        id: 'acme/paint-failover',
+        endpoints: [
+          imageEndpoint('sim-a', 'image;error=500', { pricing: { image_output: '0.001' } }),
+          imageEndpoint('sim-b', 'image'),
+        ],
+      },
+      { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] },
+    ],
+  });
+  client = new OpenAI({ baseURL: harness.baseUrl, apiKey: harness.key, maxRetries: 0 });
+});
+
+afterAll(async () => harness?.close());
+
+interface CostLine {
+  key: string;
+  quantity: string;
+  amount: string | null;
+}
+
+async function recordOf(id: string): Promise<{ cost_usd: string; cost_lines?: CostLine[]; provider_name: string | null; tokens_prompt: number | null; tokens_completion: number | null; status: string }> {
+  const reply = await send(harness, { path: `/generation?id=${id}` });
+  expect(reply.status).toBe(200);
+  return (reply.json as { data: Awaited<ReturnType<typeof recordOf>> }).data;
+}
+
+describe('POST /images/generations with the official openai client', () => {
+  it('renders the pictures asked, of the size asked, and bills each by rule 13 exactly: per picture, per megapixel read from the bytes, per output token', async () => {
+    const before = await accountMoney(harness);
+    const { data: images, response } = await client.images.generate({ model: 'acme/paint', prompt: 'a lighthouse at dusk', n: 2, size: '512x256' as '1024x1024', quality: 'low' }).withResponse();
+    expect(images.data).toHaveLength(2);
+    for (const image of images.data ?? []) {
+      expect(imageSize(Buffer.from(image.b64_json ?? '', 'base64'))).toMatchObject({ width: 512, height: 256 });
+    }
+    const generationId = response.headers.get('x-generation-id') ?? '';
+    expect(generationId).toMatch(/^gen-/);
+    const usage = images.usage as unknown as { input_tokens: number; output_tokens: number; cost: number };
+    const megapixels = '0.262144'; // two pictures of 512×256
+    const expected = parseUsd(PRICES.prompt) * BigInt(usage.input_tokens) + parseUsd(PRICES.image_output) * 2n
+      + parseUsd('0.0032243712') /* 0.0123 × 0.262144 */ + parseUsd(PRICES.image_output_token) * BigInt(usage.output_tokens);
+    const record = await recordOf(generationId);
+    expect(record).toMatchObject({ status: 'success', tokens_prompt: usage.input_tokens, tokens_completion: usage.output_tokens });
+    expect(response.headers.get('x-provider-name')).toBe(record.provider_name);
+    expect(parseUsd(record.cost_usd)).toBe(expected);
+    expect(usage.cost).toBeCloseTo(Number(record.cost_usd), 12);
+    expect(record.cost_lines).toEqual(expect.arrayContaining([
+      expect.objectContaining({ key: 'image_output', quantity: '2' }),
+      expect.objectContaining({ key: 'image_megapixel', quantity: megapixels }),
+      expect.objectContaining({ key: 'image_output_token', quantity: String(usage.output_tokens) }),
+    ]));
+    const after = await accountMoney(harness);
+    expect(before.balance - after.balance).toBe(expected);
+    expect(after.reserved).toBe(0n);
+  });
+
+  it('routes only to endpoints whose envelope admits the size, the count and the quality: past the first, to the next', async () => {
+    const images = await client.images.generate({ model: 'acme/paint-failover', prompt: 'a fox', size: '256x256' });
+    expect(images.data).toHaveLength(1);
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ model: 'acme/paint-one', prompt: 'x', size: '1024x1024' }, 'size 1024x1024'],
+      [{ model: 'acme/paint-one', prompt: 'x', n: 2 }, 'at most 1 image'],
+      [{ model: 'acme/paint', prompt: 'x', quality: 'ultra' }, 'quality ultra'],
+      [{ model: 'acme/paint', prompt: 'x', output_format: 'webp' }, 'output_format webp'],
+    ];
+    for (const [body, named] of refusals) {
+      const before = await accountMoney(harness);
+      const reply = await send(harness, { path: '/images/generations', method: 'POST', body });
+      expect(reply.status, JSON.stringify(body)).toBe(503);
+      expect((reply.json as ErrorEnvelope).error.message).toContain(named);
+      expect(await accountMoney(harness)).toEqual(before);
+    }
+  });
+
+  it('a value out of range is the 400 naming its field, before any provider is called; a chat model serves no pictures', async () => {
+    for (const [body, field] of [
+      [{ model: 'acme/paint', prompt: 'x', n: 11 }, 'n'],
+      [{ model: 'acme/paint', prompt: 'x', size: 'big' }, 'size'],
+      [{ model: 'acme/paint', prompt: '' }, 'prompt'],
+      [{ model: 'acme/paint', prompt: 'x', output_compression: 101 }, 'output_compression'],
+      [{ model: 'acme/paint', prompt: 'x', stream: true }, 'stream'],
+    ] as const) {
+      const reply = await send(harness, { path: '/images/generations', method: 'POST', body });
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect((reply.json as ErrorEnvelope).error.message).toContain(field);
+    }
+    const chat = await send(harness, { path: '/images/generations', method: 'POST', body: { model: 'acme/chat', prompt: 'x' } });
+    expect([502, 503]).toContain(chat.status);
+    expect((chat.json as ErrorEnvelope).error.message).toContain('image');
+  });
+});
