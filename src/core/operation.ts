@@ -31,8 +31,10 @@ export interface ImageRender {
   kind: 'image';
   /** Pictures asked for. */
   n: number;
-  /** `WxH`; absent (or `auto`): the endpoint's choice. */
+  /** `WxH`; absent (or `auto`): the endpoint's choice, or its declared size matching `aspectRatio` and `resolution`. */
   size?: string;
+  aspectRatio?: string;
+  resolution?: string;
   outputFormat?: string;
   quality?: string;
   background?: string;

@@ -28,9 +28,9 @@ import type { OperationBinding } from './operation-binding.js';
 import { decisionOperation, decisionsOperation } from './operations/decisions.js';
 import { embeddingsOperation } from './operations/embeddings.js';
 import { rerankOperation } from './operations/rerank.js';
-import { imageGenerationsOperation } from './operations/images.js';
-import { decodeImageGenerationsRequest } from '../dialects/images/decode.js';
-import { ImageGenerationsRequestSchema } from '../dialects/images/schema.js';
+import { imageGenerationsOperation, imagesOperation } from './operations/images.js';
+import { decodeImageGenerationsRequest, decodeImagesRequest } from '../dialects/images/decode.js';
+import { ImageGenerationsRequestSchema, ImagesRequestSchema } from '../dialects/images/schema.js';
 
 interface DialectBase<Admitted> {
   name: string;
@@ -81,6 +81,7 @@ export const DIALECTS = {
   speech: { kind: 'speech', name: 'speech', schema: SpeechRequestSchema, admit: admitter(SpeechRequestSchema, decodeSpeechRequest) } satisfies SpeechDialect,
   embeddings: operation('embeddings', EmbeddingsRequestSchema, decodeEmbeddingsRequest, embeddingsOperation),
   rerank: operation('rerank', RerankRequestSchema, decodeRerankRequest, rerankOperation),
+  images: operation('images', ImagesRequestSchema, decodeImagesRequest, imagesOperation),
   imageGenerations: operation('image generations', ImageGenerationsRequestSchema, decodeImageGenerationsRequest, imageGenerationsOperation),
   decisions: operation('decisions', SystemOneRequestSchema, (body: SystemOneRequestBody, headers: HeaderBag) => decisionOperation(decodeSystemOneRequest(body, headers)), decisionsOperation),
 } as const;

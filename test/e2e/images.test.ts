@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { OpenRouter } from '@openrouter/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsd } from '../../src/billing/money.js';
@@ -119,5 +120,37 @@ describe('POST /images/generations with the official openai client', () => {
     const chat = await send(harness, { path: '/images/generations', method: 'POST', body: { model: 'acme/chat', prompt: 'x' } });
     expect([502, 503]).toContain(chat.status);
     expect((chat.json as ErrorEnvelope).error.message).toContain('image');
+  });
+});
+
+describe('POST /images with the official @openrouter/sdk client', () => {
+  it('answers the pictures\' bytes with their media type and the exact cost; an aspect ratio and a tier become the endpoint\'s declared size', async () => {
+    const sdk = new OpenRouter({ serverURL: harness.baseUrl, apiKey: harness.key, retryConfig: { strategy: 'none' } });
+    const before = await accountMoney(harness);
+    const reply = await sdk.images.generate({ imageGenerationRequest: { model: 'acme/paint', prompt: 'a harbour', aspectRatio: '2:1', resolution: '512', n: 1 } });
+    if (!('data' in reply)) throw new Error('a stream came back');
+    expect(reply.data).toHaveLength(1);
+    expect(reply.data[0]?.mediaType).toBe('image/png');
+    expect(imageSize(Buffer.from(reply.data[0]?.b64Json ?? '', 'base64'))).toMatchObject({ width: 512, height: 256 });
+    const charged = before.balance - (await accountMoney(harness)).balance;
+    expect(parseUsd(String(reply.usage?.cost))).toBe(charged);
+    const expected = parseUsd(PRICES.prompt) * BigInt(reply.usage?.promptTokens ?? 0) + parseUsd(PRICES.image_output)
+      + parseUsd('0.0016121856') /* 0.0123 × 0.131072 */ + parseUsd(PRICES.image_output_token) * BigInt(reply.usage?.completionTokens ?? 0);
+    expect(charged).toBe(expected);
+  });
+
+  it('an explicit size beside another resolution, or a reference picture no endpoint takes, is refused before any provider is called', async () => {
+    const conflicting = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', size: '256x256', resolution: '1K' } });
+    expect(conflicting.status).toBe(400);
+    expect((conflicting.json as ErrorEnvelope).error.message).toContain('resolution');
+    const referenced = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', input_references: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] } });
+    expect(referenced.status).toBe(503);
+    expect((referenced.json as ErrorEnvelope).error.message).toContain('reference images');
+    const badReference = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', input_references: [{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }] } });
+    expect(badReference.status).toBe(400);
+    expect((badReference.json as ErrorEnvelope).error.message).toContain('input_references[0].image_url.url');
+    const noRatio = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', aspect_ratio: '21:9' } });
+    expect(noRatio.status).toBe(503);
+    expect((noRatio.json as ErrorEnvelope).error.message).toContain('aspect_ratio 21:9');
   });
 });

@@ -1,4 +1,5 @@
 import type { EndpointEntry } from '../../catalogue/types.js';
+import { dimensionsOf, sizeFor } from '../images.js';
 import type { ImageRender } from '../operation.js';
 import type { EligibilityRule } from './eligibility-rule.js';
 
@@ -17,6 +18,10 @@ const admitsRender: EligibilityRule = ({ endpoint, input }) => {
 export function renderRefusal(endpoint: EndpointEntry, render: ImageRender): string | null {
   const envelope = endpoint.listing.imageEnvelope;
   if (render.size !== undefined && render.size !== 'auto' && !envelope?.sizes.includes(render.size)) return `does not render size ${render.size}`;
+  if ((render.aspectRatio !== undefined || render.resolution !== undefined) && sizeFor(endpoint, render) === undefined) {
+    const asked = [render.aspectRatio && `aspect_ratio ${render.aspectRatio}`, render.resolution && `resolution ${render.resolution}`].filter(Boolean).join(' at ');
+    return `does not render ${asked}`;
+  }
   if (render.outputFormat !== undefined && !envelope?.formats.includes(render.outputFormat)) return `does not render output_format ${render.outputFormat}`;
   const most = envelope?.max_images ?? 1;
   if (render.n > most) return `renders at most ${most} image${most === 1 ? '' : 's'} a request (n ${render.n})`;
@@ -29,15 +34,14 @@ export function renderRefusal(endpoint: EndpointEntry, render: ImageRender): str
   return null;
 }
 
-/** The most pixels one picture of this call could have on `endpoint`: the size asked, else the envelope's largest. */
+/** The most pixels one picture of this call could have on `endpoint`: its size there, else the envelope's largest. */
 export function largestPixels(endpoint: EndpointEntry, render: ImageRender): number {
-  const sizes = render.size !== undefined && render.size !== 'auto' ? [render.size] : endpoint.listing.imageEnvelope?.sizes ?? [];
-  return sizes.reduce((most, size) => Math.max(most, pixelsOf(size)), 0);
-}
-
-function pixelsOf(size: string): number {
-  const [width, height] = size.split('x').map(Number);
-  return width !== undefined && height !== undefined && Number.isInteger(width) && Number.isInteger(height) ? width * height : 0;
+  const size = sizeFor(endpoint, render);
+  const sizes = size !== undefined ? [size] : endpoint.listing.imageEnvelope?.sizes ?? [];
+  return sizes.reduce((most, candidate) => {
+    const [width, height] = dimensionsOf(candidate);
+    return Math.max(most, width * height);
+  }, 0);
 }
 
 export const IMAGE_RULES: readonly EligibilityRule[] = [admitsRender];

@@ -1,15 +1,47 @@
 import type { DecodedOperation } from '../../core/decoded-operation.js';
-import type { ImagesAsk } from '../../core/images.js';
+import type { ImageReference, ImagesAsk } from '../../core/images.js';
+import { invalidRequest } from '../../core/errors.js';
+import { parseDataUrl } from '../../core/media-type.js';
 import type { ImageRender } from '../../core/operation.js';
 import { TokenEstimator } from '../../core/token-estimate.js';
 import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
 import { singleCallRequest } from '../shared/single-call-request.js';
-import type { ImageGenerationsRequestBody } from './schema.js';
+import type { ImageGenerationsRequestBody, ImagesRequestBody } from './schema.js';
 
 /** POST /images/generations → the routing request (with what the image envelopes must admit), the planner's facts and the core ask. */
 export function decodeImageGenerationsRequest(body: ImageGenerationsRequestBody, headers: HeaderBag): DecodedOperation<ImagesAsk> {
   const ask: ImagesAsk = { prompt: body.prompt, n: body.n ?? 1, references: [], responseFormat: body.response_format ?? 'b64_json' };
   if (body.size !== undefined && body.size !== 'auto') ask.size = body.size;
+  return decoded(body, headers, ask);
+}
+
+/** POST /images (the hosted marketplace's shape): a tier `size` is a resolution; explicit pixels are authoritative. */
+export function decodeImagesRequest(body: ImagesRequestBody, headers: HeaderBag): DecodedOperation<ImagesAsk> {
+  const ask: ImagesAsk = { prompt: body.prompt, n: body.n ?? 1, references: (body.input_references ?? []).map((part, index) => referenceOf(part.image_url.url, index)), responseFormat: 'b64_json' };
+  const tier = body.size !== undefined && !body.size.includes('x') && body.size !== 'auto' ? body.size : undefined;
+  if (body.size?.includes('x')) {
+    if (body.resolution !== undefined) throw invalidRequest('resolution', `resolution ${body.resolution} beside an explicit size ${body.size}: name one`);
+    if (body.aspect_ratio !== undefined && body.aspect_ratio !== 'auto') throw invalidRequest('aspect_ratio', `aspect_ratio ${body.aspect_ratio} beside an explicit size ${body.size}: name one`);
+    ask.size = body.size;
+  }
+  if (tier !== undefined && body.resolution !== undefined && body.resolution !== tier) throw invalidRequest('resolution', `resolution ${body.resolution} differs from size ${tier}`);
+  const resolution = tier ?? body.resolution;
+  if (resolution !== undefined) ask.resolution = resolution;
+  if (body.aspect_ratio !== undefined && body.aspect_ratio !== 'auto') ask.aspectRatio = body.aspect_ratio;
+  const request = decoded(body, headers, ask);
+  if (body.session_id !== undefined) request.request.sessionId = body.session_id;
+  return request;
+}
+
+/** A reference picture: a data URL's bytes, or an http(s) URL the provider fetches. */
+function referenceOf(url: string, index: number): ImageReference {
+  const data = parseDataUrl(url);
+  if (data?.base64 && data.mediaType.startsWith('image/')) return { kind: 'data', mediaType: data.mediaType, base64: data.data };
+  if (/^https?:\/\//.test(url)) return { kind: 'url', url };
+  throw invalidRequest(`input_references[${index}].image_url.url`, 'must be a base64 data URL of an image or an http(s) URL');
+}
+
+function decoded(body: ImageGenerationsRequestBody | ImagesRequestBody, headers: HeaderBag, ask: ImagesAsk): DecodedOperation<ImagesAsk> {
   if (body.quality !== undefined) ask.quality = body.quality;
   if (body.background !== undefined) ask.background = body.background;
   if (body.output_format !== undefined) ask.outputFormat = body.output_format;
@@ -18,6 +50,8 @@ export function decodeImageGenerationsRequest(body: ImageGenerationsRequestBody,
   if (body.user !== undefined) ask.user = body.user;
   const render: ImageRender = { kind: 'image', n: ask.n, references: ask.references.length };
   if (ask.size !== undefined) render.size = ask.size;
+  if (ask.aspectRatio !== undefined) render.aspectRatio = ask.aspectRatio;
+  if (ask.resolution !== undefined) render.resolution = ask.resolution;
   if (ask.outputFormat !== undefined) render.outputFormat = ask.outputFormat;
   if (ask.quality !== undefined) render.quality = ask.quality;
   if (ask.background !== undefined) render.background = ask.background;

@@ -30,3 +30,25 @@ export function encodeImageGenerationsReply(result: ImagesResult, meta: ReplyMet
     },
   };
 }
+
+/**
+ * The reply of POST /images in the hosted marketplace's shape: each picture's bytes with its media
+ * type, and `usage` with the counts as its client reads them (`prompt_tokens`, `completion_tokens`,
+ * `total_tokens`: 0 where the endpoint reported none, as the hosted marketplace answers) and the
+ * exact `cost`. A picture given only as a URL cannot be answered here (see the binding's refusal).
+ */
+export function encodeImagesReply(result: ImagesResult, meta: ReplyMeta, _ask: ImagesAsk, cost: number): Record<string, unknown> {
+  const prompt = result.usage.inputTokens ?? 0;
+  const completion = result.usage.outputTokens ?? 0;
+  return {
+    created: meta.created,
+    data: result.images.flatMap((image) => (image.kind === 'data' ? [{ b64_json: image.base64, media_type: image.mediaType }] : [])),
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      ...(result.usage.outputTokens !== undefined && { completion_tokens_details: { image_tokens: result.usage.outputTokens } }),
+      cost,
+    },
+  };
+}

@@ -22,3 +22,19 @@ export const ImageGenerationsReplySchema = Type.Object({
     cost: Type.Number({ minimum: 0, description: 'The exact charge, USD' }),
   }),
 });
+
+/** The reply of POST /images (the hosted marketplace's shape). */
+export const ImagesReplySchema = Type.Object({
+  created: Type.Integer({ description: 'Unix seconds' }),
+  data: Type.Array(Type.Object({
+    b64_json: Type.String({ description: 'The picture\'s bytes, base64' }),
+    media_type: Type.String({ description: 'image/png, image/jpeg or image/webp' }),
+  })),
+  usage: Type.Object({
+    prompt_tokens: Type.Integer({ minimum: 0 }),
+    completion_tokens: Type.Integer({ minimum: 0 }),
+    total_tokens: Type.Integer({ minimum: 0 }),
+    completion_tokens_details: Type.Optional(Type.Object({ image_tokens: Type.Integer({ minimum: 0 }) })),
+    cost: Type.Number({ minimum: 0, description: 'The exact charge, USD' }),
+  }),
+});

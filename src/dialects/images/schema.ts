@@ -29,3 +29,40 @@ export const ImageGenerationsRequestSchema = Type.Object(
 );
 
 export type ImageGenerationsRequestBody = Static<typeof ImageGenerationsRequestSchema>;
+
+/** The aspect ratios the hosted marketplace names (`auto`: the endpoint's choice). */
+const ASPECT_RATIOS = ['1:1', '1:2', '1:4', '1:8', '2:1', '2:3', '2.35:1', '3:2', '3:4', '4:1', '4:3', '4:5', '5:2', '5:4', '8:1', '9:16', '16:9', '9:19.5', '19.5:9', '9:20', '20:9', '9:21', '21:9', 'auto'];
+const TIERS = ['512', '1K', '2K', '4K'];
+
+/**
+ * The body of POST /images, in the hosted marketplace's shape (its `@openrouter/sdk` types it):
+ * `size` is explicit pixels (`WxH`, authoritative) or a resolution tier; `aspect_ratio` and
+ * `resolution` are normalized and become each endpoint's own declared size. Reference pictures are
+ * image parts. Partial pictures are not streamed.
+ */
+export const ImagesRequestSchema = Type.Object(
+  {
+    model: Type.String({ minLength: 1 }),
+    prompt: Type.String({ minLength: 1 }),
+    n: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    size: Type.Optional(Type.String({ pattern: '^(auto|512|1K|2K|4K|[1-9][0-9]{0,4}x[1-9][0-9]{0,4})$', description: 'WxH in pixels, a resolution tier (512, 1K, 2K, 4K), or auto' })),
+    aspect_ratio: Type.Optional(Type.Union(ASPECT_RATIOS.map((ratio) => Type.Literal(ratio)))),
+    resolution: Type.Optional(Type.Union(TIERS.map((tier) => Type.Literal(tier)))),
+    quality: Type.Optional(Type.String({ minLength: 1 })),
+    background: Type.Optional(Type.String({ minLength: 1 })),
+    output_format: Type.Optional(Type.Union([Type.Literal('png'), Type.Literal('jpeg'), Type.Literal('webp')])),
+    output_compression: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    seed: Type.Optional(Type.Integer()),
+    input_references: Type.Optional(Type.Array(Type.Object({
+      type: Type.Literal('image_url'),
+      image_url: Type.Object({ url: Type.String({ minLength: 1 }) }),
+    }), { maxItems: 16 })),
+    stream: Type.Optional(Type.Literal(false, { description: 'Partial pictures are not streamed: only false is accepted' })),
+    session_id: Type.Optional(Type.String({ maxLength: 256 })),
+    user: Type.Optional(IdentifierString),
+    provider: Type.Optional(ProviderPreferencesSchema),
+  },
+  { additionalProperties: true },
+);
+
+export type ImagesRequestBody = Static<typeof ImagesRequestSchema>;

@@ -1,7 +1,8 @@
 import { computeImageCost } from '../../billing/operation-pricing.js';
 import type { ImagesAsk, ImagesResult } from '../../core/images.js';
 import { megapixelsOf } from '../../core/media-measure.js';
-import { encodeImageGenerationsReply } from '../../dialects/images/encode.js';
+import { GatewayError } from '../../core/errors.js';
+import { encodeImageGenerationsReply, encodeImagesReply } from '../../dialects/images/encode.js';
 import { imagesAdapters } from '../../upstream/operation-registry.js';
 import type { OperationBinding } from '../operation-binding.js';
 
@@ -39,4 +40,17 @@ export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult
     }, now);
   },
   encode: encodeImageGenerationsReply,
+};
+
+/**
+ * The same call answered in the hosted marketplace's shape (POST /images), which carries bytes
+ * only: pictures the endpoint gave only as URLs are refused as a provider error (502), recorded
+ * with their counts and charged nothing.
+ */
+export const imagesOperation: OperationBinding<ImagesAsk, ImagesResult> = {
+  ...imageGenerationsOperation,
+  refuse: (result) => result.images.some((image) => image.kind === 'url')
+    ? new GatewayError('provider_failed', 'The provider returned a picture only as a URL, which this route cannot answer with its bytes; POST /images/generations returns URLs')
+    : undefined,
+  encode: encodeImagesReply,
 };

@@ -1,4 +1,4 @@
-import type { GeneratedImage, ImageReference, ImagesAsk, ImagesResult, ImagesUsage } from '../../core/images.js';
+import { sizeFor, type GeneratedImage, type ImageReference, type ImagesAsk, type ImagesResult, type ImagesUsage } from '../../core/images.js';
 import type { PlannedAttempt } from '../../core/plan.js';
 import type { UpstreamRequest } from '../types.js';
 import { bearerJsonHeaders } from '../bearer-headers.js';
@@ -22,7 +22,9 @@ export const openAiImagesAdapter: OperationAdapter<ImagesAsk, ImagesResult> = {
 function buildImagesRequest(ask: ImagesAsk, attempt: PlannedAttempt): UpstreamRequest {
   const { endpoint } = attempt;
   const body: Record<string, unknown> = { model: endpoint.upstreamModel, prompt: ask.prompt, n: ask.n };
-  if (ask.size !== undefined) body.size = ask.size;
+  // an aspect ratio and a resolution tier become the endpoint's own declared size
+  const size = sizeFor(endpoint, ask);
+  if (size !== undefined) body.size = size;
   if (ask.quality !== undefined) body.quality = ask.quality;
   if (ask.background !== undefined) body.background = ask.background;
   if (ask.outputFormat !== undefined) body.output_format = ask.outputFormat;
