@@ -123,6 +123,16 @@ describe('POST /images/generations with the official openai client', () => {
   });
 });
 
+describe('the catalogue of image models', () => {
+  it('/models?output_modalities=image lists the models that render pictures, and no chat model', async () => {
+    const reply = await send(harness, { path: '/models?output_modalities=image' });
+    expect(reply.status).toBe(200);
+    const ids = (reply.json as { data: Array<{ id: string }> }).data.map((model) => model.id);
+    expect(ids).toEqual(expect.arrayContaining(['acme/paint', 'acme/paint-one', 'acme/paint-failover']));
+    expect(ids).not.toContain('acme/chat');
+  });
+});
+
 describe('POST /images with the official @openrouter/sdk client', () => {
   it('answers the pictures\' bytes with their media type and the exact cost; an aspect ratio and a tier become the endpoint\'s declared size', async () => {
     const sdk = new OpenRouter({ serverURL: harness.baseUrl, apiKey: harness.key, retryConfig: { strategy: 'none' } });
