@@ -99,6 +99,8 @@ describe('the envelope is checked as a whole', () => {
   const refusals: Array<[string, Record<string, unknown>, string, RegExp]> = [
     ['a repeated custom_id', { endpoint: CHAT_ENDPOINT, requests: [ok('a'), ok('a')] }, 'requests[1].custom_id', /^requests\[1\]\.custom_id: repeated/],
     ['an unbatched endpoint', { endpoint: '/v1/embeddings', requests: [ok('a')] }, 'endpoint', /^endpoint: /],
+    ['image generation (the three endpoints only)', { endpoint: '/v1/images/generations', requests: [ok('a')] }, 'endpoint', /^endpoint: /],
+    ['the marketplace\'s image route', { endpoint: '/v1/images', requests: [ok('a')] }, 'endpoint', /^endpoint: /],
     ['a missing endpoint', { requests: [ok('a')] }, 'endpoint', /^endpoint: /],
     ['missing requests', { endpoint: CHAT_ENDPOINT }, 'requests', /^requests: /],
     ['no request at all', { endpoint: CHAT_ENDPOINT, requests: [] }, 'requests', /^requests: /],
