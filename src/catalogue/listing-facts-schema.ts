@@ -29,7 +29,7 @@ const FRAME = /^[1-9]\d{0,4}x[1-9]\d{0,4}$/;
 const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Facts an endpoint declares for the public listing; routing reads none of them. */
+/** Facts an endpoint declares for the public listing; routing reads only the image envelope and render parameters (image generation). */
 export function readListingFacts(fields: MappingReader, context: { contextLength: number; outputModalities: readonly string[] }): EndpointListingFacts {
   const maxPromptTokens = fields.optionalInteger('max_prompt_tokens', { min: 1 });
   if (maxPromptTokens !== null && context.contextLength > 0 && maxPromptTokens > context.contextLength) {

@@ -15,7 +15,7 @@ const admitsRender: EligibilityRule = ({ endpoint, input }) => {
   return operation?.kind === 'image' ? renderRefusal(endpoint, operation) : null;
 };
 
-export function renderRefusal(endpoint: EndpointEntry, render: ImageRender): string | null {
+function renderRefusal(endpoint: EndpointEntry, render: ImageRender): string | null {
   const envelope = endpoint.listing.imageEnvelope;
   if (render.size !== undefined && render.size !== 'auto' && !envelope?.sizes.includes(render.size)) return `does not render size ${render.size}`;
   if ((render.aspectRatio !== undefined || render.resolution !== undefined) && sizeFor(endpoint, render) === undefined) {
