@@ -112,8 +112,9 @@ export interface EndpointEntry {
 }
 
 /**
- * What an endpoint declares for the public listing only; routing reads none of it. Records the
- * listing shows as written keep the spec's member names.
+ * What an endpoint declares for the public listing; routing reads only the image envelope and the
+ * render parameters (which pictures it renders). Records the listing shows as written keep the
+ * spec's member names.
  */
 export interface EndpointListingFacts {
   tokenizer: string | null;
