@@ -38,6 +38,7 @@ beforeAll(async () => {
           imageEndpoint('sim-b', 'image'),
         ],
       },
+      { id: 'acme/paint-url', endpoints: [imageEndpoint('sim-c', 'dall-e-3', { image_envelope: { sizes: ['256x256'], formats: ['png'], max_images: 1 } })] },
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] },
     ],
   });
@@ -149,7 +150,7 @@ describe('POST /images with the official @openrouter/sdk client', () => {
     expect(charged).toBe(expected);
   });
 
-  it('an explicit size beside another resolution, or a reference picture no endpoint takes, is refused before any provider is called', async () => {
+  it('an explicit size beside another resolution, or a reference picture no endpoint takes, is refused before any provider is called; a picture given only as a URL is a 502 charging nothing', async () => {
     const conflicting = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', size: '256x256', resolution: '1K' } });
     expect(conflicting.status).toBe(400);
     expect((conflicting.json as ErrorEnvelope).error.message).toContain('resolution');
@@ -159,6 +160,17 @@ describe('POST /images with the official @openrouter/sdk client', () => {
     const badReference = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', input_references: [{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }] } });
     expect(badReference.status).toBe(400);
     expect((badReference.json as ErrorEnvelope).error.message).toContain('input_references[0].image_url.url');
+    // an endpoint that gives only URLs cannot be answered in bytes: a provider error, recorded, charged nothing
+    const before = await accountMoney(harness);
+    const urlOnly = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint-url', prompt: 'x' } });
+    expect(urlOnly.status).toBe(502);
+    expect((urlOnly.json as ErrorEnvelope).error.message).toContain('only as a URL');
+    expect(await accountMoney(harness)).toEqual(before);
+    const recorded = await recordOf(urlOnly.headers.get('x-generation-id') ?? '');
+    expect(recorded).toMatchObject({ status: 'error', cost_usd: '0' });
+    // while /images/generations hands the URL on
+    const viaOpenAi = await client.images.generate({ model: 'acme/paint-url', prompt: 'x', response_format: 'url' });
+    expect(viaOpenAi.data?.[0]?.url).toMatch(/^http:\/\//);
     const noRatio = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', aspect_ratio: '21:9' } });
     expect(noRatio.status).toBe(503);
     expect((noRatio.json as ErrorEnvelope).error.message).toContain('aspect_ratio 21:9');

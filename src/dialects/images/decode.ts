@@ -48,16 +48,18 @@ function decoded(body: ImageGenerationsRequestBody | ImagesRequestBody, headers:
   if (body.output_compression !== undefined) ask.outputCompression = body.output_compression;
   if (body.seed !== undefined) ask.seed = body.seed;
   if (body.user !== undefined) ask.user = body.user;
-  const render: ImageRender = { kind: 'image', n: ask.n, references: ask.references.length };
-  if (ask.size !== undefined) render.size = ask.size;
-  if (ask.aspectRatio !== undefined) render.aspectRatio = ask.aspectRatio;
-  if (ask.resolution !== undefined) render.resolution = ask.resolution;
-  if (ask.outputFormat !== undefined) render.outputFormat = ask.outputFormat;
-  if (ask.quality !== undefined) render.quality = ask.quality;
-  if (ask.background !== undefined) render.background = ask.background;
-  const request = singleCallRequest(body, headers, { operation: render });
+  const request = singleCallRequest(body, headers, { operation: renderOf(ask) });
   const session = readSessionHeader(headers);
   if (session !== undefined) request.sessionId = session;
   const promptTokens = new TokenEstimator().count(body.prompt);
   return { request, facts: { promptTokens, messageTokens: [], toolTokens: 0, inputs: [], windowTokens: promptTokens }, ask };
+}
+
+/** What the image envelopes must admit: the ask's size, format and render parameters, and how many pictures and references. */
+function renderOf(ask: ImagesAsk): ImageRender {
+  const { size, aspectRatio, resolution, outputFormat, quality, background } = ask;
+  const asked = { size, aspectRatio, resolution, outputFormat, quality, background };
+  const render: ImageRender = { kind: 'image', n: ask.n, references: ask.references.length };
+  for (const [name, value] of Object.entries(asked) as [keyof typeof asked, string | undefined][]) if (value !== undefined) render[name] = value;
+  return render;
 }
