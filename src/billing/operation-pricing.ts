@@ -3,7 +3,8 @@
  * where the endpoint publishes a prompt price and reported a count, per request where it publishes a
  * request price, and every other measured unit (tokens without a price, search units) recorded
  * unpriced; nothing is charged for output, they produce none. Image generation: its pictures by the
- * media prices as well (`computeImageCost`).
+ * media prices as well (`computeImageCost`). Transcription: its seconds and tokens
+ * (`computeTranscriptionCost`).
  */
 import type { EndpointPricing, PriceTable } from '../catalogue/types.js';
 import { effectivePrices, type CostResult } from './pricing.js';
@@ -60,6 +61,33 @@ export function computeImageCost(pricing: EndpointPricing, usage: ImageUsage, no
   }
   if (usage.outputTokens !== undefined) {
     lines.push({ key: 'image_output_token', quantity: String(usage.outputTokens), amount: table.image_output_token ? times(table.image_output_token.units, usage.outputTokens) : null });
+  }
+  if (table.request) lines.push({ key: 'request', quantity: '1', amount: table.request.units });
+  return { cost: lines.reduce((sum, line) => sum + (line.amount ?? 0n), 0n), lines };
+}
+
+/** What one transcription consumed: the recording's seconds as measured, tokens as reported. */
+export interface TranscriptionUsage {
+  /** Exact decimal seconds read from the recording's container. */
+  seconds: string;
+  /** Input tokens as reported (the recording and the prompt). */
+  promptTokens?: number;
+  /** Transcript tokens as reported. */
+  outputTokens?: number;
+}
+
+/**
+ * The exact charge of one transcription (rule 13): the seconds read from the container at
+ * `audio_second`, input tokens at `prompt` and transcript tokens at `completion` where reported,
+ * and the request price. The seconds are always recorded, unpriced where no price is published.
+ */
+export function computeTranscriptionCost(pricing: EndpointPricing, usage: TranscriptionUsage, now: Date): CostResult {
+  const table = effectivePrices(pricing, { promptTokens: usage.promptTokens, now });
+  const lines: CostLine[] = [{ key: 'audio_second', quantity: usage.seconds, amount: table.audio_second ? timesDecimal(table.audio_second.units, usage.seconds) : null }];
+  const tokens = tokenLine(table, usage.promptTokens);
+  if (tokens) lines.push(tokens);
+  if (usage.outputTokens !== undefined) {
+    lines.push({ key: 'completion', quantity: String(usage.outputTokens), amount: table.completion ? times(table.completion.units, usage.outputTokens) : null });
   }
   if (table.request) lines.push({ key: 'request', quantity: '1', amount: table.request.units });
   return { cost: lines.reduce((sum, line) => sum + (line.amount ?? 0n), 0n), lines };

@@ -31,6 +31,8 @@ export interface HoldCounts {
   characters?: number;
   /** The most an image-generation call could render: its pictures, their megapixels and output tokens. */
   images?: { count: number; megapixels: string; outputTokens: number };
+  /** Seconds of a recording to transcribe, read from its container, at `audio_second`. */
+  audioSeconds?: string;
 }
 
 /**
@@ -44,7 +46,8 @@ export function holdAmount(pricing: EndpointPricing, counts: HoldCounts): Units 
   const perOutput = dearest(table, ['completion', 'internal_reasoning']);
   const perCharacter = table.character?.units ?? 0n;
   return times(perPrompt, counts.promptTokens) + times(perOutput, counts.ceilingTokens) + times(perCharacter, counts.characters ?? 0)
-    + (table.request?.units ?? 0n) + (counts.images ? imagesHold(table, counts.images) : 0n);
+    + (table.request?.units ?? 0n) + (counts.images ? imagesHold(table, counts.images) : 0n)
+    + (counts.audioSeconds !== undefined && table.audio_second ? timesDecimal(table.audio_second.units, counts.audioSeconds) : 0n);
 }
 
 /** Every picture at `image_output`, all their megapixels at `image_megapixel`, their output tokens at `image_output_token`. */

@@ -56,6 +56,40 @@ const DEMO_OPERATION_MODELS = [
       render_parameters: { image: { quality: { type: 'string', enum: ['low', 'medium', 'high'] }, background: { type: 'string', enum: ['opaque', 'transparent'] } } },
     }],
   },
+  {
+    id: 'switchyard/demo-transcribe',
+    name: 'Switchyard: Demo Transcribe',
+    created: '2025-11-27',
+    description: 'A demo transcription model answered by the bundled provider simulator: a deterministic transcript as long as the recording.',
+    tags: ['demo', 'transcription'],
+    endpoints: [
+      {
+        // Whisper-style: every format, billed per second of audio
+        provider: 'sim-alpha',
+        upstream_model: 'whisper',
+        context_length: 448,
+        input_modalities: ['audio'],
+        output_modalities: ['transcription'],
+        input_containers: { audio: ['wav', 'mp3', 'flac', 'ogg', 'm4a', 'webm'] },
+        supported_parameters: ['timestamp_granularities'],
+        supported_languages: ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'ja'],
+        pricing: { audio_second: '0.0001' },
+      },
+      {
+        // gpt-4o-transcribe-style: json and text only, billed per token, English only
+        provider: 'sim-beta',
+        upstream_model: 'transcribe',
+        context_length: 16000,
+        max_completion_tokens: 2000,
+        input_modalities: ['audio'],
+        output_modalities: ['transcription'],
+        input_containers: { audio: ['wav', 'mp3'] },
+        supported_parameters: [],
+        supported_languages: ['en'],
+        pricing: { prompt: '0.0000025', completion: '0.00001' },
+      },
+    ],
+  },
 ];
 
 /**
@@ -64,7 +98,7 @@ const DEMO_OPERATION_MODELS = [
  * reasoning; demo-chat also answers typed decisions and reads images and files, and it and demo-fast are served by two providers
  * at different prices and speeds, demo-fast free on one of them, so routing preferences and the
  * `:floor`, `:nitro` and `:free` variants choose between them), a speaking model, an embeddings model,
- * a rerank model and an image model. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
+ * a rerank model, an image model and a transcription model. The simulator reads its behaviour from the upstream model name (`chat;tps=400`).
  */
 export function demoCatalogueYaml(simulatorBaseUrl: string): string {
   const baseUrl = `${simulatorBaseUrl.replace(/\/+$/, '')}/v1`;

@@ -56,7 +56,7 @@ export function readEndpoint(value: unknown, path: string, context: EndpointCont
   if (body.textCompletions && provider && provider.api !== 'openai') {
     fields.problem('text_completions', `only an openai-API provider speaks the text-completions wire (${provider.slug} speaks ${provider.api})`);
   }
-  const operations = readOperationDeclarations(fields, body.outputModalities, provider);
+  const operations = readOperationDeclarations(fields, { input: body.inputModalities, output: body.outputModalities }, provider);
   return provider ? { ...body, ...operations, provider } : null;
 }
 

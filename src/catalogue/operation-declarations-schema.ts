@@ -3,14 +3,16 @@ import type { ProviderEntry, UpstreamApi } from './types.js';
 
 /**
  * Outputs served on a route of their own are the spec's output modalities `embeddings`, `rerank`
- * and `speech`; each needs a wire format that carries it: embeddings over an OpenAI-compatible
- * `/embeddings`, rerank over a Cohere-style `/v2/rerank` or an OpenAI-compatible server's `/rerank`
- * (vLLM, Jina style), speech over an OpenAI-compatible `/audio/speech`.
+ * and `speech`, with `transcription`; each needs a wire format that carries it: embeddings over an
+ * OpenAI-compatible `/embeddings`, rerank over a Cohere-style `/v2/rerank` or an OpenAI-compatible
+ * server's `/rerank` (vLLM, Jina style), speech and transcripts over an OpenAI-compatible
+ * `/audio/speech` and `/audio/transcriptions`.
  */
-const OPERATION_APIS: Readonly<Record<'embeddings' | 'rerank' | 'speech', readonly UpstreamApi[]>> = {
+const OPERATION_APIS: Readonly<Record<'embeddings' | 'rerank' | 'speech' | 'transcription', readonly UpstreamApi[]>> = {
   embeddings: ['openai'],
   rerank: ['openai', 'cohere'],
   speech: ['openai'],
+  transcription: ['openai'],
 };
 
 /** What an endpoint declares about the operations it serves. */
@@ -20,15 +22,20 @@ export interface OperationDeclarations {
 }
 
 /**
- * `supported_dimensions` (embeddings endpoints only: positive integers, no repeats), and a check
- * that the provider's wire format can serve each operation the endpoint declares.
+ * `supported_dimensions` (embeddings endpoints only: positive integers, no repeats), and checks that
+ * the provider's wire format can serve each operation the endpoint declares and that a transcription
+ * endpoint takes audio.
  */
 export function readOperationDeclarations(
   fields: MappingReader,
-  outputModalities: readonly string[],
+  modalities: { input: readonly string[]; output: readonly string[] },
   provider: ProviderEntry | null,
 ): OperationDeclarations {
+  const outputModalities = modalities.output;
   if (provider) checkOperationApis(fields, outputModalities, provider);
+  if (outputModalities.includes('transcription') && !modalities.input.includes('audio')) {
+    fields.problem('input_modalities', 'a transcription endpoint takes audio: list audio among input_modalities');
+  }
   if (!fields.has('supported_dimensions')) return { supportedDimensions: null };
   if (!outputModalities.includes('embeddings')) {
     fields.problem('supported_dimensions', 'only for endpoints whose output_modalities include embeddings');

@@ -46,9 +46,11 @@ function megapixels(pixels: number): string {
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
 
-async function secondsOf(bytes: Buffer): Promise<number | undefined> {
+/** Seconds of audio as its container says; undefined when the bytes are not audio whose length can be read. */
+export async function secondsOf(bytes: Uint8Array, mediaType?: string): Promise<number | undefined> {
+  if (bytes.length === 0) return undefined;
   try {
-    const metadata = await parseBuffer(bytes, undefined, { duration: true });
+    const metadata = await parseBuffer(bytes, { size: bytes.length, ...(mediaType !== undefined && { mimeType: mediaType }) }, { duration: true });
     const duration = metadata.format.duration;
     return duration !== undefined && Number.isFinite(duration) && duration > 0 ? duration : undefined;
   } catch {

@@ -1,12 +1,15 @@
 /**
  * A request that is not a conversation: one JSON call, one JSON reply, nothing streamed
- * (embeddings, rerank, image generation). It goes through the same key, rate limit, planner, hold, executor and
+ * (embeddings, rerank, image generation, transcription). It goes through the same key, rate limit, planner, hold, executor and
  * settlement as chat; only its translation differs. The planner reads `OperationAsk` from the
  * core request to judge which endpoints serve it.
  */
 
-/** Operations an endpoint declares among its `output_modalities` (`image`: pictures rendered on request). */
-export type OperationKind = 'embeddings' | 'rerank' | 'image';
+/**
+ * Operations an endpoint declares among its `output_modalities` (`image`: pictures rendered on
+ * request; `transcription`: recordings written out as text).
+ */
+export type OperationKind = 'embeddings' | 'rerank' | 'image' | 'transcription';
 
 /** One multimodal part of a request, as the model-level modality check judges it. */
 export interface JudgedPart {
@@ -24,7 +27,8 @@ export type OperationAsk =
     parts: JudgedPart[];
   }
   | { kind: 'rerank' }
-  | ImageRender;
+  | ImageRender
+  | TranscriptionRoute;
 
 /** What an image-generation call asks of an endpoint's image envelope and render parameters. */
 export interface ImageRender {
@@ -40,4 +44,18 @@ export interface ImageRender {
   background?: string;
   /** Reference pictures sent: only endpoints declaring image reference inputs take them. */
   references: number;
+}
+
+/**
+ * What a transcription asks of an endpoint beyond taking the recording's container (an input part
+ * of the request's facts): the language it names, timed segments where captions or timestamps are
+ * asked, and the seconds its hold covers.
+ */
+export interface TranscriptionRoute {
+  kind: 'transcription';
+  /** Seconds of audio, an exact decimal read from the container before routing (absent only until then). */
+  seconds?: string;
+  language?: string;
+  /** Only endpoints declaring `timestamp_granularities` answer with timed segments. */
+  timed: boolean;
 }

@@ -1,3 +1,5 @@
+import { AUDIO_CONTAINERS, type AudioContainer } from './audio-container.js';
+
 /**
  * Text to speech: what a speech request asks of an endpoint. It rides on the core request
  * (`CoreRequest.speech`) so that routing, holds and settlement are the ones every route shares.
@@ -19,8 +21,8 @@ export const SPEECH_FORMATS = ['mp3', 'wav', 'pcm', 'opus', 'flac', 'aac', 'mula
 export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
 
 /** Containers a voice sample may come in. */
-export const SAMPLE_FORMATS = ['wav', 'mp3', 'flac', 'ogg', 'm4a', 'webm'] as const;
-export type SampleFormat = (typeof SAMPLE_FORMATS)[number];
+export const SAMPLE_FORMATS = AUDIO_CONTAINERS;
+export type SampleFormat = AudioContainer;
 
 /** Limits of the speech route (spec 01). */
 export const SPEECH_LIMITS = {

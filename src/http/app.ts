@@ -26,6 +26,7 @@ import { registerSpeechModelsRoute, registerSpeechRoute } from './routes/speech.
 import { registerEmbeddingsModelsRoute, registerEmbeddingsRoute } from './routes/embeddings.js';
 import { registerRerankRoute } from './routes/rerank.js';
 import { registerImageRoutes } from './routes/images.js';
+import { registerTranscriptionRoute } from './routes/transcriptions.js';
 import { registerModelRoutes } from './routes/models.js';
 import { registerModelsUserRoute } from './routes/models-user.js';
 import { registerCatalogueDirectoryRoutes } from './routes/catalogue-directory.js';
@@ -89,6 +90,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       registerEmbeddingsRoute,
       registerRerankRoute,
       registerImageRoutes,
+      registerTranscriptionRoute,
       registerModelsUserRoute,
       registerFilesRoutes,
       registerBatchRoutes,

@@ -7,7 +7,7 @@ import { recordAnswer } from './endpoint-samples.js';
 import type { InferenceServices } from './services.js';
 
 /**
- * Answers a call that is not a conversation (embeddings, rerank, typed decisions) on the shared
+ * Answers a call that is not a conversation (embeddings, rerank, typed decisions, images, transcription) on the shared
  * seams: the operation's call with failover, settlement of what it measured at the serving
  * endpoint's prices with a generation record, then the JSON reply. A result the operation refuses
  * is recorded with its counts and charged nothing.
@@ -29,7 +29,7 @@ export async function answerOperation<Ask, Result>(
     upstream.release();
   }
   const result = answer.events;
-  const recorded = binding.recorded(result);
+  const recorded = binding.recorded(result, ask);
   state.answered(services.samples, answer);
   const answeredAt = Date.now();
   state.contentAt(answeredAt);
@@ -45,7 +45,7 @@ export async function answerOperation<Ask, Result>(
   });
   if (refusal) state.failed(refusal, true);
   state.endedWith({ ...recorded, finishReason: refusal ? 'error' : recorded.finishReason });
-  const cost = await state.settleOrRefuse(services, (pricing, settled, now) => binding.price(pricing, result, settled, now));
+  const cost = await state.settleOrRefuse(services, (pricing, settled, now) => binding.price(pricing, result, settled, now, ask));
   if (refusal) throw refusal;
   return servedReply(meta.provider, binding.encode(result, meta, ask, cost));
 }

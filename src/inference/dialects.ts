@@ -31,6 +31,9 @@ import { rerankOperation } from './operations/rerank.js';
 import { imageGenerationsOperation, imagesOperation } from './operations/images.js';
 import { decodeImageGenerationsRequest, decodeImagesRequest } from '../dialects/images/decode.js';
 import { ImageGenerationsRequestSchema, ImagesRequestSchema } from '../dialects/images/schema.js';
+import { transcriptionOperation } from './operations/transcriptions.js';
+import { decodeTranscriptionRequest } from '../dialects/transcriptions/decode.js';
+import { TranscriptionRequestSchema } from '../dialects/transcriptions/schema.js';
 
 interface DialectBase<Admitted> {
   name: string;
@@ -83,6 +86,7 @@ export const DIALECTS = {
   rerank: operation('rerank', RerankRequestSchema, decodeRerankRequest, rerankOperation),
   images: operation('images', ImagesRequestSchema, decodeImagesRequest, imagesOperation),
   imageGenerations: operation('image generations', ImageGenerationsRequestSchema, decodeImageGenerationsRequest, imageGenerationsOperation),
+  transcriptions: operation('transcriptions', TranscriptionRequestSchema, decodeTranscriptionRequest, transcriptionOperation),
   decisions: operation('decisions', SystemOneRequestSchema, (body: SystemOneRequestBody, headers: HeaderBag) => decisionOperation(decodeSystemOneRequest(body, headers)), decisionsOperation),
 } as const;
 

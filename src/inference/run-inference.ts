@@ -79,7 +79,9 @@ async function admitAndHold(services: InferenceServices, asked: Asked): Promise<
       return async () => ({ type: 'relay', parts: answerRelay(services, prepared, serviceVoice !== undefined ? { serviceVoice } : {}) });
     }
     case 'operation': {
-      const { request, facts, ask } = admitted(dialect.admit(body, headers));
+      const decoded = admitted(dialect.admit(body, headers));
+      await dialect.operation.measure?.(decoded);
+      const { request, facts, ask } = decoded;
       const prepared = await prepareInference(services, call, request, { ...planning, facts, ...dialect.operation.prepareOptions?.(ask) });
       return async () => ({ type: 'whole', reply: await answerOperation(services, prepared, dialect.operation, ask) });
     }

@@ -1,9 +1,7 @@
 import { encode } from 'gpt-tokenizer';
-import type { TranscriptPlan, TranscriptSegment } from './transcript-plan.js';
+import { srtCaptions, TRANSCRIPT_FORMATS, vttCaptions, type TranscriptFormat } from '../core/transcription.js';
+import type { TranscriptPlan } from './transcript-plan.js';
 
-/** The response formats of `POST /v1/audio/transcriptions`. */
-export const TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
-export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
 export function isTranscriptFormat(value: unknown): value is TranscriptFormat {
   return TRANSCRIPT_FORMATS.some((format) => format === value);
@@ -28,28 +26,6 @@ export interface TranscriptRender {
   language: string | undefined;
   granularities: readonly string[];
   temperature: number;
-}
-
-/** `HH:MM:SS` then the milliseconds after `separator` (`,` in SRT, `.` in WebVTT). */
-function timestamp(seconds: number, separator: string): string {
-  const millis = Math.round(seconds * 1000);
-  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-  const h = Math.floor(millis / 3_600_000);
-  const m = Math.floor(millis / 60_000) % 60;
-  const s = Math.floor(millis / 1000) % 60;
-  return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(millis % 1000, 3)}`;
-}
-
-function cue(segment: TranscriptSegment, separator: string): string {
-  return `${timestamp(segment.start, separator)} --> ${timestamp(segment.end, separator)}\n${segment.text.trim()}\n`;
-}
-
-function srt(plan: TranscriptPlan): string {
-  return plan.segments.map((segment, i) => `${i + 1}\n${cue(segment, ',')}`).join('\n');
-}
-
-function vtt(plan: TranscriptPlan): string {
-  return `WEBVTT\n\n${plan.segments.map((segment) => cue(segment, '.')).join('\n')}`;
 }
 
 /** Whisper's verbose reply: segments unless only word timestamps were asked, words when asked. */
@@ -84,8 +60,8 @@ export function renderTranscript(render: TranscriptRender): TranscriptReply {
     case 'text':
       return { contentType: 'text/plain; charset=utf-8', body: `${plan.text}\n` };
     case 'srt':
-      return { contentType: 'text/plain; charset=utf-8', body: srt(plan) };
+      return { contentType: 'text/plain; charset=utf-8', body: srtCaptions(plan.segments) };
     case 'vtt':
-      return { contentType: 'text/plain; charset=utf-8', body: vtt(plan) };
+      return { contentType: 'text/plain; charset=utf-8', body: vttCaptions(plan.segments) };
   }
 }

@@ -3,7 +3,8 @@ import { parseBuffer } from 'music-metadata';
 import { passBehaviourGate } from './behaviour-gate.js';
 import { sendError } from './json-reply.js';
 import { countTextPromptTokens } from './prompt-tokens.js';
-import { isTranscriptFormat, renderTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from './transcript-formats.js';
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from '../core/transcription.js';
+import { isTranscriptFormat, renderTranscript } from './transcript-formats.js';
 import { planTranscript, type TranscriptPlan } from './transcript-plan.js';
 import { MAX_UPLOAD_BYTES, type UploadForm, type UploadRead } from './upload-form.js';
 

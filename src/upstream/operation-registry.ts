@@ -5,6 +5,8 @@ import type { RerankAsk, RerankResult } from '../core/rerank.js';
 import { openAiEmbeddingsAdapter } from './openai/embeddings.js';
 import { openAiImagesAdapter } from './openai/images.js';
 import type { ImagesAsk, ImagesResult } from '../core/images.js';
+import { openAiTranscriptionsAdapter } from './openai/transcriptions.js';
+import type { TranscriptionAsk, TranscriptionResult } from '../core/transcription.js';
 import { cohereRerankAdapter } from './cohere/rerank.js';
 import { openAiRerankAdapter } from './openai/rerank.js';
 
@@ -22,3 +24,6 @@ export const rerankAdapters = lookup<RerankAsk, RerankResult>({ cohere: cohereRe
 
 /** Image-generation adapters by wire format: OpenAI's `/images/generations`. */
 export const imagesAdapters = lookup<ImagesAsk, ImagesResult>({ openai: openAiImagesAdapter });
+
+/** Transcription adapters by wire format: OpenAI's multipart `/audio/transcriptions`. */
+export const transcriptionsAdapters = lookup<TranscriptionAsk, TranscriptionResult>({ openai: openAiTranscriptionsAdapter });

@@ -1,6 +1,7 @@
 import { Agent, request as undiciRequest, errors as undiciErrors } from 'undici';
 import { DEFAULT_SETTINGS, type Settings } from '../settings/settings-table.js';
 import type { UpstreamFailure } from '../core/events.js';
+import { formBody } from './form-body.js';
 import type { UpstreamRequest } from './types.js';
 
 /** The `upstream.*` settings: how long a provider may take, and how many connections it gets. */
@@ -52,10 +53,11 @@ export class Transport implements UpstreamTransport {
   }
 
   async send(baseUrl: string, upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    const form = upstream.upload && formBody(upstream.body, upstream.upload);
     const response = await undiciRequest(joinUrl(baseUrl, upstream.path), {
       method: 'POST',
-      headers: upstream.headers,
-      body: JSON.stringify(upstream.body),
+      headers: form ? { ...upstream.headers, 'content-type': form.contentType, 'content-length': String(form.contentLength) } : upstream.headers,
+      body: form ? form.stream() : JSON.stringify(upstream.body),
       signal,
       dispatcher: this.agent,
     });

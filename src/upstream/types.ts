@@ -6,7 +6,18 @@ export interface UpstreamRequest {
   /** Path appended to the provider's base URL, e.g. `/chat/completions`. */
   path: string;
   headers: Record<string, string>;
+  /** Sent as JSON; with an `upload`, its members are the form's fields instead. */
   body: Record<string, unknown>;
+  /** A file sent with `body`'s members as one multipart/form-data request (a recording to transcribe). */
+  upload?: UpstreamUpload;
+}
+
+export interface UpstreamUpload {
+  /** The form field the file goes under. */
+  field: string;
+  filename: string;
+  mediaType: string;
+  bytes: Uint8Array;
 }
 
 /** Turns one provider's streamed frames into core events; stateful, one per attempt. */

@@ -64,10 +64,10 @@ function embeddingWidths(live: readonly EndpointEntry[]): number[] | null {
   return widths ? [...widths] : null;
 }
 
-/** Languages of the cheapest transcription (audio in, text out) or speech endpoint that declares them. */
+/** Languages of the cheapest transcription or speech endpoint that declares them. */
 function languages(live: readonly EndpointEntry[]): string[] | null {
-  const speaking = live.filter((endpoint) => endpoint.listing.supportedLanguages !== null && (endpoint.outputModalities.includes('speech')
-    || (endpoint.inputModalities.includes('audio') && endpoint.outputModalities.includes('text'))));
+  const speaking = live.filter((endpoint) => endpoint.listing.supportedLanguages !== null
+    && (endpoint.outputModalities.includes('speech') || endpoint.outputModalities.includes('transcription')));
   const languages = summaryEndpoint(speaking, SPEECH_PRICES)?.listing.supportedLanguages;
   return languages ? [...languages] : null;
 }

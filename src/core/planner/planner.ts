@@ -1,12 +1,12 @@
 import { holdAmount, type HoldCounts } from '../../billing/pricing.js';
 import type { EndpointEntry } from '../../catalogue/types.js';
-import type { ImageRender } from '../operation.js';
+import type { ImageRender, TranscriptionRoute } from '../operation.js';
 import { GatewayError } from '../errors.js';
 import type { ProviderPreferences } from '../request.js';
 import type { Plan, Rejection } from '../plan.js';
 import type { Candidate, PlannerInput } from './context.js';
 import { firstRejection } from './eligibility.js';
-import { heldCeiling, plannedCeiling } from './ceiling.js';
+import { endpointOutputLimit, heldCeiling, plannedCeiling } from './ceiling.js';
 import { resolveModels, type ResolvedModel } from './model-resolution.js';
 import { applyProviderOrder, requestedSort, sortAttempts, type RankedAttempt } from './order.js';
 import { providerOptionsFor } from './provider-options.js';
@@ -82,12 +82,14 @@ function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
   const speech = input.request.speech;
   const held = heldCeiling(endpoint, ceiling, promptTokens);
   const operation = input.request.operation;
+  const heard = operation?.kind === 'transcription' ? transcriptionCeiling(endpoint, operation) : undefined;
   const estimatedCost = holdAmount(endpoint.pricing, {
-    promptTokens,
-    ceilingTokens: speech || operation ? 0 : held,
+    promptTokens: heard?.promptTokens ?? promptTokens,
+    ceilingTokens: heard?.outputTokens ?? (speech || operation ? 0 : held),
     now: input.now,
     ...(speech && { characters: speech.characters }),
     ...(operation?.kind === 'image' && { images: renderCeiling(endpoint, operation) }),
+    ...(heard && { audioSeconds: heard.seconds }),
   });
   const attempt: RankedAttempt = { model, modelId, endpoint, promptTokens, heldCeiling: held, estimatedCost };
   if (ceiling !== undefined) attempt.ceiling = ceiling;
@@ -118,6 +120,16 @@ function noRoute(rejections: Rejection[]): GatewayError {
 function renderCeiling(endpoint: EndpointEntry, render: ImageRender): NonNullable<HoldCounts['images']> {
   const pixels = largestPixels(endpoint, render) * render.n;
   return { count: render.n, megapixels: (pixels / 1_000_000).toFixed(6), outputTokens: render.n * (endpoint.maxCompletionTokens ?? 0) };
+}
+
+/**
+ * The most a transcription could cost on `endpoint`: its seconds, and, where it bills tokens, all
+ * the audio and prompt its window takes and all the transcript it could write (how many tokens a
+ * second of audio is depends on the model, so the hold does not guess).
+ */
+function transcriptionCeiling(endpoint: EndpointEntry, route: TranscriptionRoute): { seconds: string; promptTokens: number; outputTokens: number } {
+  // checkOperation refuses to plan a transcription whose seconds are unread.
+  return { seconds: route.seconds ?? '0', promptTokens: endpoint.contextLength, outputTokens: endpointOutputLimit(endpoint) };
 }
 
 /** The credit to hold for a plan: the most any of its attempts could cost. */

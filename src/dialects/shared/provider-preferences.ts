@@ -1,3 +1,4 @@
+import { invalidRequest } from '../../core/errors.js';
 import type { Static } from '@sinclair/typebox';
 import type { ProviderPreferences, SortPartition } from '../../core/request.js';
 import type { ProviderPreferencesSchema } from './routing-schema.js';
@@ -36,4 +37,16 @@ function copyLists(body: ProviderBody, preferences: ProviderPreferences): void {
 
 function normalisePartition(value: string): SortPartition {
   return value === 'none' || value === 'sort' ? 'none' : 'model';
+}
+
+/** `provider` as a multipart form carries it: a JSON-encoded object, read back into the body's member. */
+export function parseFormProvider(value: unknown): unknown {
+  try {
+    if (typeof value !== 'string') throw new TypeError('not text');
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not an object');
+    return parsed;
+  } catch {
+    throw invalidRequest('provider', 'must be a JSON-encoded object');
+  }
 }

@@ -3,7 +3,7 @@ import type { CoreRequest } from '../../core/request.js';
 import { countCharacters, SPEECH_LIMITS, type SampleFormat, type SpeechAsk, type SpeechFormat, type VoiceSample } from '../../core/speech.js';
 import type { HeaderBag } from '../shared/request-headers.js';
 import { singleCallRequest } from '../shared/single-call-request.js';
-import { detectSampleFormat } from './sample-format.js';
+import { detectAudioContainer } from '../../core/audio-container.js';
 import type { SpeechRequestBody, VoiceSampleBody } from './schema.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -37,7 +37,7 @@ function readSample(reference: VoiceSampleBody): VoiceSample {
   if (data.length % 4 !== 0 || !BASE64.test(data)) throw invalidRequest(`${field}.data`, 'must be base64');
   const bytes = Buffer.from(data, 'base64');
   if (bytes.length > SPEECH_LIMITS.sampleBytes) throw sampleTooLarge(`${field}.data`);
-  const detected = detectSampleFormat(bytes);
+  const detected = detectAudioContainer(bytes);
   if (detected !== format) {
     throw invalidRequest(`${field}.format`, detected ? `the sample is ${detected}, not ${format}` : 'the sample is not WAV, MP3, FLAC, OGG, M4A or WebM');
   }

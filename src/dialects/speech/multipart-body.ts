@@ -1,5 +1,6 @@
 import { invalidRequest } from '../../core/errors.js';
-import { detectSampleFormat } from './sample-format.js';
+import { detectAudioContainer } from '../../core/audio-container.js';
+import { parseFormProvider } from '../shared/provider-preferences.js';
 
 /** Form fields read as the JSON body's members of the same name. */
 export const TEXT_FIELDS = ['model', 'input', 'voice', 'response_format', 'instructions', 'user'] as const;
@@ -20,27 +21,16 @@ export function multipartToBody(form: Record<string, unknown>): Record<string, u
     const value = form[name];
     if (value !== undefined) body[name] = typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value) : value;
   }
-  if (form.provider !== undefined) body.provider = parseProvider(form.provider);
+  if (form.provider !== undefined) body.provider = parseFormProvider(form.provider);
   const sample = form.file;
   if (sample !== undefined) body.input_references = [reference(sample, form.transcript)];
   else if (form.transcript !== undefined) throw invalidRequest('transcript', 'only with a file sample');
   return body;
 }
 
-function parseProvider(value: unknown): unknown {
-  try {
-    if (typeof value !== 'string') throw new TypeError('not text');
-    const parsed: unknown = JSON.parse(value);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TypeError('not an object');
-    return parsed;
-  } catch {
-    throw invalidRequest('provider', 'must be a JSON-encoded object');
-  }
-}
-
 function reference(sample: unknown, transcript: unknown): Record<string, unknown> {
   if (!Buffer.isBuffer(sample)) throw invalidRequest('file', 'must be an uploaded file');
-  const format = detectSampleFormat(sample);
+  const format = detectAudioContainer(sample);
   if (!format) throw invalidRequest('file', 'must be a WAV, MP3, FLAC, OGG, M4A or WebM recording');
   const entry: Record<string, unknown> = { type: 'input_audio', input_audio: { data: sample.toString('base64'), format } };
   if (transcript !== undefined) entry.transcript = transcript;

@@ -16,6 +16,8 @@ export interface InferenceRouteOptions {
   dialect: Dialect;
   /** Turns a body read in another form (a multipart form) into the one the dialect admits. */
   preValidation?: preValidationAsyncHookHandler;
+  /** The largest JSON body, where not the server's `server.body_limit_bytes`. */
+  bodyLimit?: number;
 }
 
 /** The dialect admits the body itself (see dialects/shared/admission.ts): the framework checks nothing twice. */
@@ -39,6 +41,7 @@ export function inferenceRoute(app: FastifyInstance, services: Services, options
     schema: { operationId: options.operationId, summary: options.summary, tags: [options.tag], body: dialect.schema, answers: options.answers },
     validatorCompiler: ADMITTED_BY_DIALECT,
     ...(options.preValidation && { preValidation: options.preValidation }),
+    ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     handler: async (request, reply) => {
       const answer = await runInference(services, inferenceCall(request, reply, services), dialect, request.body, request.headers);
       return writeAnswer(reply, answer, services.settings.keepAliveMs);

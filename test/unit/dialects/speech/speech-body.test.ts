@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { detectSampleFormat } from '../../../../src/dialects/speech/sample-format.js';
+import { detectAudioContainer } from '../../../../src/core/audio-container.js';
 import { multipartToBody } from '../../../../src/dialects/speech/multipart-body.js';
 import { decodeSpeechRequest } from '../../../../src/dialects/speech/decode.js';
 import type { SpeechRequestBody } from '../../../../src/dialects/speech/schema.js';
@@ -18,12 +18,12 @@ describe('voice sample formats read from bytes', () => {
     ['m4a', bytes(0, 0, 0, 32, 'ftypM4A ')],
     ['webm', bytes(0x1a, 0x45, 0xdf, 0xa3, 0)],
   ])('%s', (format, sample) => {
-    expect(detectSampleFormat(sample)).toBe(format);
+    expect(detectAudioContainer(sample)).toBe(format);
   });
 
   test('anything else is no accepted format', () => {
-    expect(detectSampleFormat(Buffer.from('hello world'))).toBeUndefined();
-    expect(detectSampleFormat(Buffer.alloc(0))).toBeUndefined();
+    expect(detectAudioContainer(Buffer.from('hello world'))).toBeUndefined();
+    expect(detectAudioContainer(Buffer.alloc(0))).toBeUndefined();
   });
 });
 
