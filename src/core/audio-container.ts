@@ -14,7 +14,8 @@ export const AUDIO_CONTAINER_TYPES: Readonly<Record<AudioContainer, string>> = {
 
 /**
  * The container of a recording, read from its first bytes: WAV (`RIFF….WAVE`), FLAC (`fLaC`),
- * OGG (`OggS`), WebM (EBML header), M4A (`ftyp` box), MP3 (ID3 tag or an MPEG audio frame sync).
+ * OGG (`OggS`), WebM (EBML header), M4A (`ftyp` box), MP3 (ID3 tag or an MPEG audio frame sync of
+ * layer I, II or III).
  * Undefined when it is none of the accepted containers.
  */
 export function detectAudioContainer(bytes: Uint8Array): AudioContainer | undefined {
@@ -25,6 +26,7 @@ export function detectAudioContainer(bytes: Uint8Array): AudioContainer | undefi
   if (bytes[0] === 0x1a && bytes[1] === 0x45 && bytes[2] === 0xdf && bytes[3] === 0xa3) return 'webm';
   if (ascii(4, 8) === 'ftyp') return 'm4a';
   if (ascii(0, 3) === 'ID3') return 'mp3';
-  if (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0) return 'mp3';
+  // an MPEG audio frame sync names its layer; layer bits 00 are ADTS (AAC), which is not accepted
+  if (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0 && ((bytes[1] ?? 0) & 0x06) !== 0) return 'mp3';
   return undefined;
 }

@@ -101,6 +101,7 @@ describe('the envelope is checked as a whole', () => {
     ['an unbatched endpoint', { endpoint: '/v1/embeddings', requests: [ok('a')] }, 'endpoint', /^endpoint: /],
     ['image generation (the three endpoints only)', { endpoint: '/v1/images/generations', requests: [ok('a')] }, 'endpoint', /^endpoint: /],
     ['the marketplace\'s image route', { endpoint: '/v1/images', requests: [ok('a')] }, 'endpoint', /^endpoint: /],
+    ['transcription', { endpoint: '/v1/audio/transcriptions', requests: [ok('a')] }, 'endpoint', /^endpoint: /],
     ['a missing endpoint', { requests: [ok('a')] }, 'endpoint', /^endpoint: /],
     ['missing requests', { endpoint: CHAT_ENDPOINT }, 'requests', /^requests: /],
     ['no request at all', { endpoint: CHAT_ENDPOINT, requests: [] }, 'requests', /^requests: /],

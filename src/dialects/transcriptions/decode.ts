@@ -4,7 +4,7 @@ import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { TranscriptionRoute } from '../../core/operation.js';
 import { TokenEstimator } from '../../core/token-estimate.js';
 import { needsTimedSegments, TRANSCRIPTION_UPLOAD_BYTES, type TimestampGranularity, type TranscriptFormat, type TranscriptionAsk } from '../../core/transcription.js';
-import type { HeaderBag } from '../shared/request-headers.js';
+import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
 import { singleCallRequest } from '../shared/single-call-request.js';
 import type { TranscriptionRequestBody } from './schema.js';
 import { UploadedAudio } from './uploaded-audio.js';
@@ -39,6 +39,8 @@ export function decodeTranscriptionRequest(body: TranscriptionRequestBody, heade
   const route: TranscriptionRoute = { kind: 'transcription', timed: needsTimedSegments(ask) };
   if (ask.language !== undefined) route.language = ask.language;
   const request = singleCallRequest(body, headers, { operation: route });
+  const session = body.session_id ?? readSessionHeader(headers);
+  if (session !== undefined) request.sessionId = session;
   const promptTokens = new TokenEstimator().count(body.prompt ?? '');
   return {
     request,

@@ -17,6 +17,7 @@ const TranscriptionOptions = {
   temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   timestamp_granularities: Type.Optional(Type.Array(literals(TIMESTAMP_GRANULARITIES), { uniqueItems: true, maxItems: 2, description: 'With response_format verbose_json: `word`, `segment` or both' })),
   stream: Type.Optional(Type.Literal(false, { description: 'The transcript is not streamed: only false is accepted' })),
+  session_id: Type.Optional(Type.String({ maxLength: 256, description: 'Groups related requests; overrides the X-Session-Id header' })),
   user: Type.Optional(IdentifierString),
   provider: Type.Optional(ProviderPreferencesSchema),
 };
