@@ -1,6 +1,6 @@
 /**
  * Benchmark service: the gateway as in production (SQLite file in WAL mode, silent logger) with a
- * one-model catalogue served by the simulator named by BENCH_SIM_URL, and a funded account whose
+ * chat model (and a transcription model) served by the simulator named by BENCH_SIM_URL, and a funded account whose
  * key is announced with the URL. Rate limits are raised so the load is never refused; the limiter
  * itself still runs on every request.
  */
@@ -31,6 +31,18 @@ models:
         max_completion_tokens: 4096
         supported_parameters: [max_tokens, temperature, top_p, stop, seed]
         pricing: { prompt: "0.000001", completion: "0.000002" }
+  - id: bench/whisper
+    name: "Bench: Whisper"
+    created: 2025-11-27
+    description: The simulator's transcription model, for the upload memory benchmark.
+    endpoints:
+      - provider: sim
+        upstream_model: whisper-1
+        context_length: 448
+        input_modalities: [audio]
+        output_modalities: [transcription]
+        supported_parameters: [timestamp_granularities]
+        pricing: { audio_second: "0.0001" }
 `;
 }
 

@@ -84,7 +84,7 @@ function usageOf(request: TranscriptionRequest, plan: TranscriptPlan): Record<st
  * uploaded audio (transcript-plan.ts) in the asked format. A model whose base name starts with
  * `whisper` answers as whisper-1: every format, usage by duration; any other model as
  * gpt-4o-transcribe: json or text, usage in tokens. An upload whose container and duration cannot be
- * read (empty, corrupt, not audio) is 400 naming `file`; a body over 25 MiB is 413. Behaviours from
+ * read (empty, corrupt, not audio) is 400 naming `file`; a file over 25 MiB is 413. Behaviours from
  * the model name and `[[sim …]]` in the prompt, as for image generation (behaviour-gate.ts), and
  * `no_usage`.
  */

@@ -1,7 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 
-/** OpenAI's limit on an audio upload; the simulator applies it to the whole multipart body. */
+/** OpenAI's limit on an audio upload's file. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+/** Room in the body for the form's other fields and its part headers. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES;
 
 export interface UploadedFile {
   name: string;
@@ -17,18 +20,19 @@ export interface UploadForm {
 export type UploadRead = { kind: 'form'; form: UploadForm } | { kind: 'too_large' } | { kind: 'malformed'; problem: string };
 
 /**
- * Reads a request body of at most MAX_UPLOAD_BYTES. A larger one is read to its end without being
- * kept (so the client sees the answer rather than a reset) and reported as too large.
+ * Reads a request body of at most the file's limit and room for the fields. A larger one is read to
+ * its end without being kept (so the client sees the answer rather than a reset) and reported as
+ * too large.
  */
 async function readBounded(req: IncomingMessage): Promise<Buffer | undefined> {
   const declared = Number(req.headers['content-length']);
   const chunks: Buffer[] = [];
   let size = 0;
-  let kept = !(declared > MAX_UPLOAD_BYTES);
+  let kept = !(declared > MAX_BODY_BYTES);
   for await (const chunk of req) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > MAX_UPLOAD_BYTES) kept = false;
+    if (size > MAX_BODY_BYTES) kept = false;
     if (kept) chunks.push(buffer);
   }
   return kept ? Buffer.concat(chunks) : undefined;
@@ -46,7 +50,8 @@ function addField(fields: UploadForm['fields'], name: string, value: string): vo
 
 /**
  * A `multipart/form-data` upload read into fields and its `file` part, with the Web platform's own
- * form parser over the bounded bytes (a test instrument: 25 MiB at most in memory, once).
+ * form parser over the bounded bytes (a test instrument: 25 MiB at most in memory, once); a file
+ * over 25 MiB is too large.
  */
 export async function readUploadForm(req: IncomingMessage): Promise<UploadRead> {
   const bytes = await readBounded(req);
@@ -64,5 +69,6 @@ export async function readUploadForm(req: IncomingMessage): Promise<UploadRead> 
     if (typeof value === 'string') addField(form.fields, name, value);
     else if (name === 'file') form.file = { name: value.name, bytes: Buffer.from(await value.arrayBuffer()) };
   }
+  if (form.file && form.file.bytes.length > MAX_UPLOAD_BYTES) return { kind: 'too_large' };
   return { kind: 'form', form };
 }

@@ -261,10 +261,15 @@ describe('bad input: refused before any provider call, never charged', () => {
     expect(served.response.headers.get('x-provider-name')).toBe('Sim A');
   });
 
-  it('a recording over 25 MiB is 413 naming file', async () => {
+  it('a recording over 25 MiB is 413 naming file; one of 25 MiB exactly is transcribed', async () => {
     const reply = await formRefusal(audioForm(Buffer.concat([buildWav(1), Buffer.alloc(25 * 1024 * 1024)]), { model: 'acme/whisper' }));
     expect(reply.status).toBe(413);
     expect(reply.envelope.error.message).toMatch(/^file: /);
+    const seconds = (25 * 1024 * 1024 - 44) / 16_000;
+    const limit = buildWav(seconds);
+    expect(limit.length).toBe(25 * 1024 * 1024);
+    const served = await client.audio.transcriptions.create({ file: await toFile(limit, 'long.wav'), model: 'acme/whisper' });
+    expect(served.usage).toMatchObject({ type: 'duration', seconds });
   });
 
   it('a model with no transcription endpoint refuses the call', async () => {

@@ -75,9 +75,13 @@ describe('POST /v1/audio/transcriptions', () => {
     }
   });
 
-  test('a body over 25 MiB is refused with 413', async () => {
+  test('a file over 25 MiB is refused with 413; one of 25 MiB exactly, with its fields beside it, is read', async () => {
     const big = Buffer.alloc(25 * 1024 * 1024 + 1);
     await expect(client.audio.transcriptions.create({ file: await upload(big), model: 'whisper-1' })).rejects.toMatchObject({ status: 413 });
+    const limit = buildWav((25 * 1024 * 1024 - 44) / 16_000);
+    expect(limit.length).toBe(25 * 1024 * 1024);
+    const reply = await client.audio.transcriptions.create({ file: await upload(limit), model: 'whisper-1', prompt: 'a long recording' });
+    expect(reply.usage).toEqual({ type: 'duration', seconds: Math.ceil((25 * 1024 * 1024 - 44) / 16_000) });
   });
 
   test.each([
