@@ -26,16 +26,34 @@ export async function measureMedia(imageUrls: readonly string[], audioBase64: st
 
 /** Exact decimal megapixels of pictures given as their base64 bytes; undefined when none could be read. */
 export function megapixelsOf(images: readonly string[]): string | undefined {
-  const pixels = images.reduce((sum, base64) => sum + pixelsOf(base64), 0);
-  return pixels > 0 ? megapixels(pixels) : undefined;
+  return measurePictures(images)?.megapixels;
 }
 
-function pixelsOf(base64: string): number {
+/** What pictures given as their base64 bytes measure: exact decimal megapixels, and each readable picture's size (`WxH`). */
+export interface PictureMeasure {
+  megapixels: string;
+  sizes: string[];
+}
+
+/** Reads each picture's dimensions from its bytes; undefined when none could be read. */
+export function measurePictures(images: readonly string[]): PictureMeasure | undefined {
+  let pixels = 0;
+  const sizes: string[] = [];
+  for (const base64 of images) {
+    const size = dimensionsOf(base64);
+    if (!size) continue;
+    pixels += size.width * size.height;
+    sizes.push(`${size.width}x${size.height}`);
+  }
+  return pixels > 0 ? { megapixels: megapixels(pixels), sizes } : undefined;
+}
+
+function dimensionsOf(base64: string): { width: number; height: number } | undefined {
   try {
     const { width, height } = imageSize(Buffer.from(base64, 'base64'));
-    return width * height;
+    return width > 0 && height > 0 ? { width, height } : undefined;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 

@@ -72,11 +72,12 @@ export interface TranscriptionResult {
 
 /** A declared list speaks `language` when one entry has its primary subtag (`pt` and `pt-BR` are one language here). */
 export function speaksLanguage(declared: readonly string[], language: string): boolean {
-  const primary = primarySubtag(language);
-  return declared.some((entry) => primarySubtag(entry) === primary);
+  const primary = primaryLanguage(language);
+  return declared.some((entry) => primaryLanguage(entry) === primary);
 }
 
-function primarySubtag(tag: string): string {
+/** A language tag's primary subtag, lower case: `pt-BR` → `pt`. */
+export function primaryLanguage(tag: string): string {
   return (tag.split('-', 1)[0] ?? tag).toLowerCase();
 }
 

@@ -42,6 +42,7 @@ export async function answerOperation<Ask, Result>(
     endedAt: answeredAt,
     tokenStream: false,
     end: refusal ? 'failed' : 'complete',
+    render: refusal ? undefined : binding.rendered?.(result),
   });
   if (refusal) state.failed(refusal, true);
   state.endedWith({ ...recorded, finishReason: refusal ? 'error' : recorded.finishReason });

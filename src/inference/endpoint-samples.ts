@@ -3,6 +3,7 @@ import type { ErrorCode } from '../core/errors.js';
 import { errorCodeFor } from '../core/failure-error.js';
 import type { AttemptFailure } from '../core/plan.js';
 import { streamThroughput, type EndpointSample, type SampleRecorder } from '../stats/endpoint-sample.js';
+import type { RenderSample } from '../stats/render-sums.js';
 import type { InferenceCall } from './call.js';
 
 /** Provider answers that reject the request itself (spec 01: the caller's 4xx), not the endpoint's failure. */
@@ -48,6 +49,8 @@ export interface AnsweredAttempt {
   finish?: FinishReason | null | undefined;
   end: AnswerEnd;
   toolCall?: boolean | undefined;
+  /** Image generation: the delivered pictures' megapixels and sizes (a render timing sample once complete). */
+  render?: Omit<RenderSample, 'seconds'> | undefined;
 }
 
 /** Records the attempt that answered: see EndpointSample for what each member means. */
@@ -59,12 +62,14 @@ export function recordAnswer(samples: SampleRecorder, answered: AnsweredAttempt)
     return;
   }
   const tokenStream = answered.tokenStream;
+  const responseSeconds = (endedAt - startedAt) / 1000;
   samples.record(answered.endpointId, {
     ok: true,
     ttftSeconds,
-    responseSeconds: (endedAt - startedAt) / 1000,
+    responseSeconds,
     tokensPerSecond: tokenStream && firstContentAt !== undefined ? streamThroughput(answered.completionTokens, endedAt - firstContentAt) : undefined,
     toolCall: answered.toolCall,
     runaway: tokenStream ? answered.finish === 'length' : undefined,
+    render: answered.render && { ...answered.render, seconds: responseSeconds },
   });
 }

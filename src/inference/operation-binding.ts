@@ -6,6 +6,7 @@ import type { DecodedOperation } from '../core/decoded-operation.js';
 import type { CoreUsage } from '../core/events.js';
 import type { Plan } from '../core/plan.js';
 import type { ReplyMeta } from '../dialects/shared/reply-meta.js';
+import type { RenderSample } from '../stats/render-sums.js';
 import type { Answer, InferenceExecutor } from './executor.js';
 import type { PrepareOptions } from './prepare.js';
 
@@ -24,6 +25,8 @@ export interface OperationBinding<Ask, Result> {
   recorded(result: Result, ask: Ask): { usage?: CoreUsage; upstreamId?: string; finishReason: string | null };
   /** The exact charge at the serving endpoint's prices. */
   price(pricing: EndpointPricing, result: Result, outcome: GenerationOutcome, now: Date, ask: Ask): CostResult;
+  /** What a delivered result rendered, for the endpoint's render timing (image generation). */
+  rendered?(result: Result): Omit<RenderSample, 'seconds'> | undefined;
   /** A result that is neither delivered nor charged (recorded with its counts), as the caller's error. */
   refuse?(result: Result, meta: ReplyMeta): GatewayError | undefined;
   /** The JSON reply; `cost` is the settled charge in USD. */

@@ -1,3 +1,5 @@
+import type { RenderSample } from './render-sums.js';
+
 /**
  * What one upstream attempt tells about its endpoint (DESIGN §8 "Measured figures"). Each member
  * is measured only where it applies; an absent member is not measured, never 0.
@@ -20,6 +22,8 @@ export interface EndpointSample {
   toolCall?: boolean;
   /** A complete streamed answer: whether the output ceiling cut it before a natural stop. */
   runaway?: boolean;
+  /** A complete image generation whose pictures' bytes came back: their megapixels and sizes, and the seconds it took. */
+  render?: RenderSample;
 }
 
 /** Where samples go; recording is on the hot path of every attempt, so it must stay cheap. */

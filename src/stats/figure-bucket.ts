@@ -1,5 +1,6 @@
 import { DDSketch } from '@datadog/sketches-js';
 import type { EndpointSample } from './endpoint-sample.js';
+import { RenderSums } from './render-sums.js';
 
 /** Relative accuracy of every sketch: a reported percentile is within 1% of the true one. */
 export const SKETCH_ACCURACY = 0.01;
@@ -33,6 +34,8 @@ export class FigureBucket implements BucketCounts {
   ttft: DDSketch | undefined;
   response: DDSketch | undefined;
   throughput: DDSketch | undefined;
+  /** Renders (image generation), kept as long as the distributions. */
+  renders: RenderSums | undefined;
 
   add(sample: EndpointSample): void {
     if (sample.ok !== undefined) {
@@ -50,6 +53,7 @@ export class FigureBucket implements BucketCounts {
       this.streams += 1;
       if (sample.runaway) this.runaways += 1;
     }
+    if (sample.render !== undefined) (this.renders ??= new RenderSums()).add(sample.render);
   }
 
   /** Adds `other` into this bucket; `other` is left as it was. */
@@ -60,6 +64,7 @@ export class FigureBucket implements BucketCounts {
       const sketch = other[name];
       if (sketch && sketch.count > 0) (this[name] ??= newSketch()).merge(sketch);
     }
+    if (other.renders && other.renders.renders > 0) (this.renders ??= new RenderSums()).merge(other.renders);
   }
 
   addCounts(counts: BucketCounts): void {
@@ -71,11 +76,12 @@ export class FigureBucket implements BucketCounts {
     this.runaways += counts.runaways;
   }
 
-  /** Lets go of the distributions, keeping the counts (old hours only feed uptime and rates). */
+  /** Lets go of the distributions and renders, keeping the counts (old hours only feed uptime and rates). */
   dropSketches(): void {
     this.ttft = undefined;
     this.response = undefined;
     this.throughput = undefined;
+    this.renders = undefined;
   }
 }
 

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js';
 import type { EndpointFiguresTable } from '../store/schema.js';
 import { FigureBucket, decodeSketch, encodeSketch, type BucketCounts } from './figure-bucket.js';
 import type { ClosedBucket } from './minute-recorder.js';
+import { RenderSums } from './render-sums.js';
 
 /** Rows written per statement: a dozen parameters each, well under either engine's limit. */
 const ROWS_PER_STATEMENT = 200;
@@ -44,6 +45,7 @@ export function createFigureRows(store: Store): FigureRows {
               ttft: eb.ref('excluded.ttft'),
               response: eb.ref('excluded.response'),
               throughput: eb.ref('excluded.throughput'),
+              renders: eb.ref('excluded.renders'),
             })))
             .execute();
         }
@@ -99,9 +101,9 @@ export function createFigureRows(store: Store): FigureRows {
       await store.write(async (tx) => {
         await tx.deleteFrom('endpoint_figures').where('minute', '<', rowsBefore).execute();
         await tx.updateTable('endpoint_figures')
-          .set({ ttft: null, response: null, throughput: null })
+          .set({ ttft: null, response: null, throughput: null, renders: null })
           .where('minute', '<', sketchesBefore)
-          .where((eb) => eb.or([eb('ttft', 'is not', null), eb('response', 'is not', null), eb('throughput', 'is not', null)]))
+          .where((eb) => eb.or([eb('ttft', 'is not', null), eb('response', 'is not', null), eb('throughput', 'is not', null), eb('renders', 'is not', null)]))
           .execute();
       });
     },
@@ -122,6 +124,7 @@ function rowOf(instanceId: string, { endpointId, minute, bucket }: ClosedBucket)
     ttft: encodeSketch(bucket.ttft),
     response: encodeSketch(bucket.response),
     throughput: encodeSketch(bucket.throughput),
+    renders: bucket.renders && bucket.renders.renders > 0 ? bucket.renders.encode() : null,
   };
 }
 
@@ -138,5 +141,6 @@ function bucketOf(row: EndpointFiguresTable): FigureBucket {
   bucket.ttft = decodeSketch(row.ttft);
   bucket.response = decodeSketch(row.response);
   bucket.throughput = decodeSketch(row.throughput);
+  bucket.renders = RenderSums.decode(row.renders);
   return bucket;
 }

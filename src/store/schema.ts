@@ -224,6 +224,8 @@ export interface EndpointFiguresTable {
   ttft: string | null;
   response: string | null;
   throughput: string | null;
+  /** The minute's renders (stats/render-sums.ts) as JSON, null when it rendered nothing; cleared with the sketches. */
+  renders: string | null;
 }
 
 /** The latest capability check of one endpoint and capability (see prober/). */

@@ -93,9 +93,9 @@ async function formRefusal(form: FormData): Promise<{ status: number; envelope: 
   return { status: response.status, envelope: (await response.json()) as ErrorEnvelope };
 }
 
-function audioForm(bytes: Uint8Array, fields: Record<string, string>, filename = 'talk.wav'): FormData {
+function audioForm(bytes: Buffer, fields: Record<string, string>, filename = 'talk.wav'): FormData {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), filename);
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   return form;
 }
@@ -129,7 +129,7 @@ describe('POST /audio/transcriptions with the official openai client', () => {
     expect(input).toBe(40);
     expect(data.usage.total_tokens).toBe(input + output);
     const expected = parseUsd('0.0000025') * BigInt(input) + parseUsd('0.00001') * BigInt(output);
-    expect(parseUsd(String((data.usage as { cost: number }).cost))).toBe(expected);
+    expect(parseUsd(String((data.usage as unknown as { cost: number }).cost))).toBe(expected);
     const record = await recordOf(response.headers.get('x-generation-id') ?? '');
     expect(record.tokens_prompt).toBe(input);
     expect(record.tokens_completion).toBe(output);
@@ -224,7 +224,7 @@ describe('bad input: refused before any provider call, never charged', () => {
   it('refuses each with the field named, and the balance is untouched', async () => {
     const before = await accountMoney(harness);
     const cases: Array<[string, Promise<{ status: number; envelope: ErrorEnvelope }>, number, RegExp]> = [
-      ['an empty file', formRefusal(audioForm(new Uint8Array(0), { model: 'acme/whisper' })), 400, /^file: /],
+      ['an empty file', formRefusal(audioForm(Buffer.alloc(0), { model: 'acme/whisper' })), 400, /^file: /],
       ['bytes that are no recording', formRefusal(audioForm(Buffer.from('hello, this is not audio at all'), { model: 'acme/whisper' })), 400, /^file: .*WAV, MP3/],
       ['a WAV header cut short', formRefusal(audioForm(buildWav(2).subarray(0, 30), { model: 'acme/whisper' })), 400, /^file: /],
       ['no recording at all', refusal({ model: 'acme/whisper' }), 400, /^file: required/],
@@ -239,7 +239,7 @@ describe('bad input: refused before any provider call, never charged', () => {
       ['an unknown response format', formRefusal(audioForm(buildWav(1), { model: 'acme/whisper', response_format: 'html' })), 400, /^response_format: /],
       ['two files', (async () => {
         const form = audioForm(buildWav(1), { model: 'acme/whisper' });
-        form.append('file', new Blob([buildWav(1)]), 'again.wav');
+        form.append('file', new Blob([new Uint8Array(buildWav(1))]), 'again.wav');
         return formRefusal(form);
       })(), 400, /^file: /],
     ];

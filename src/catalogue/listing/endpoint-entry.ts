@@ -1,7 +1,7 @@
 import { chargedPricesForDisplay } from '../../billing/pricing.js';
 import { effortRefutation, withheld } from '../../core/capability-checks.js';
 import { servingRevision } from '../serving-revision.js';
-import type { Gated, MeasuredFigures } from '../../stats/endpoint-figures.js';
+import { NOT_COMPUTED, type Gated, type MeasuredFigures } from '../../stats/endpoint-figures.js';
 import type { EndpointEntry, ModelEntry, ReasoningEffort } from '../types.js';
 import type { EndpointStateView } from './endpoint-state-view.js';
 import { reasoningRecord } from './model-summary.js';
@@ -28,7 +28,7 @@ export function endpointEntry(model: ModelEntry, endpoint: EndpointEntry, state:
   entry.refuted_reasoning_efforts = refutedEfforts(endpoint, state);
   entry.pricing = chargedPricesForDisplay(endpoint.pricing);
   entry.status = healthy ? 0 : -1;
-  addFigures(entry, figures);
+  addFigures(entry, figures, endpoint.outputModalities.includes('image'));
   entry.supports_tool_choice = endpoint.supportedParameters.has('tool_choice');
   entry.supports_voice_cloning = endpoint.supportsVoiceCloning;
   entry.supports_implicit_caching = endpoint.listing.supportsImplicitCaching;
@@ -101,7 +101,8 @@ function addGated<T>(entry: Record<string, unknown>, name: string, figure: Gated
   entry[`${name}_samples`] = figure.samples;
 }
 
-function addFigures(entry: Record<string, unknown>, figures: MeasuredFigures): void {
+/** Render timing is measured for endpoints rendering pictures; elsewhere it is not computed (null, samples null). */
+function addFigures(entry: Record<string, unknown>, figures: MeasuredFigures, renders: boolean): void {
   addGated(entry, 'uptime_last_5m', figures.uptime.last5m);
   addGated(entry, 'uptime_last_30m', figures.uptime.last30m);
   addGated(entry, 'uptime_last_1d', figures.uptime.last1d);
@@ -114,6 +115,7 @@ function addFigures(entry: Record<string, unknown>, figures: MeasuredFigures): v
   addGated(entry, 'throughput_last_1d', figures.throughput.last1d);
   addGated(entry, 'throughput_last_30m', figures.throughput.last30m);
   entry.perf_last_30m_by_workload = null;
-  addGated(entry, 'render_timing', figures.renderTiming);
-  entry.render_timing_sizes = figures.renderTiming.sizes;
+  const timing = renders ? figures.renderTiming : NOT_COMPUTED.renderTiming;
+  addGated(entry, 'render_timing', timing);
+  entry.render_timing_sizes = timing.sizes;
 }

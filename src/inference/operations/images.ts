@@ -1,25 +1,32 @@
 import { computeImageCost } from '../../billing/operation-pricing.js';
 import type { ImagesAsk, ImagesResult } from '../../core/images.js';
-import { megapixelsOf } from '../../core/media-measure.js';
+import { measurePictures, type PictureMeasure } from '../../core/media-measure.js';
 import { GatewayError } from '../../core/errors.js';
 import { encodeImageGenerationsReply, encodeImagesReply } from '../../dialects/images/encode.js';
 import { imagesAdapters } from '../../upstream/operation-registry.js';
 import type { OperationBinding } from '../operation-binding.js';
 
-/** The megapixels of the pictures whose bytes came back (those given only as URLs are not fetched). */
-function measuredMegapixels(result: ImagesResult): string | undefined {
-  return megapixelsOf(result.images.flatMap((image) => (image.kind === 'data' ? [image.base64] : [])));
+const measured = new WeakMap<ImagesResult, PictureMeasure | null>();
+
+/** The megapixels and sizes of the pictures whose bytes came back (those given only as URLs are not fetched), read once per result. */
+function measure(result: ImagesResult): PictureMeasure | undefined {
+  let read = measured.get(result);
+  if (read === undefined) {
+    read = measurePictures(result.images.flatMap((image) => (image.kind === 'data' ? [image.base64] : []))) ?? null;
+    measured.set(result, read);
+  }
+  return read ?? undefined;
 }
 
 /**
  * Image generation: one call, billed by rule 13 at the serving endpoint's prices (per picture, per
  * megapixel read from the bytes, per output token as reported); the record keeps the counts and the
- * megapixels.
+ * megapixels, and the endpoint's render timing the megapixels, sizes and seconds of each render.
  */
 export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult> = {
   execute: (executor, ask, plan, signal) => executor.unary(ask, plan, signal, imagesAdapters),
   recorded: (result) => {
-    const megapixels = measuredMegapixels(result);
+    const megapixels = measure(result)?.megapixels;
     return {
       usage: {
         ...(result.usage.inputTokens !== undefined && { promptTokens: result.usage.inputTokens }),
@@ -31,13 +38,17 @@ export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult
     };
   },
   price: (pricing, result, _outcome, now) => {
-    const megapixels = measuredMegapixels(result);
+    const megapixels = measure(result)?.megapixels;
     return computeImageCost(pricing, {
       images: result.images.length,
       ...(result.usage.inputTokens !== undefined && { promptTokens: result.usage.inputTokens }),
       ...(result.usage.outputTokens !== undefined && { outputTokens: result.usage.outputTokens }),
       ...(megapixels !== undefined && { megapixels }),
     }, now);
+  },
+  rendered: (result) => {
+    const pictures = measure(result);
+    return pictures && { megapixels: Number(pictures.megapixels), sizes: pictures.sizes };
   },
   encode: encodeImageGenerationsReply,
 };

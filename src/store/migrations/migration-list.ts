@@ -7,8 +7,9 @@ import { capabilityChecksMigration } from './0006-capability-checks.js';
 import { peopleAndLimitsMigration } from './0007-people-and-limits.js';
 import { storedFilesMigration } from './0008-stored-files.js';
 import { batchesMigration } from './0009-batches.js';
+import { renderTimingMigration } from './0010-render-timing.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it is applied. Append only. */
 export const MIGRATIONS: readonly Migration[] = [coreMigration, keyRevisionMigration, uncollectedMigration, instancesMigration,
-  endpointFiguresMigration, capabilityChecksMigration, peopleAndLimitsMigration, storedFilesMigration, batchesMigration];
+  endpointFiguresMigration, capabilityChecksMigration, peopleAndLimitsMigration, storedFilesMigration, batchesMigration, renderTimingMigration];

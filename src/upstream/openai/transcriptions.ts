@@ -2,6 +2,7 @@ import { AUDIO_CONTAINER_TYPES } from '../../core/audio-container.js';
 import type { PlannedAttempt } from '../../core/plan.js';
 import {
   needsTimedSegments,
+  primaryLanguage,
   type TranscriptionAsk,
   type TranscriptionResult,
   type TranscriptionUsage,
@@ -29,12 +30,13 @@ export const openAiTranscriptionsAdapter: OperationAdapter<TranscriptionAsk, Tra
 
 function buildTranscriptionRequest(ask: TranscriptionAsk, attempt: PlannedAttempt): UpstreamRequest {
   const { endpoint } = attempt;
-  const body: Record<string, unknown> = { model: endpoint.upstreamModel, response_format: needsTimedSegments(ask) ? 'verbose_json' : 'json' };
-  if (ask.language !== undefined) body.language = ask.language;
+  // provider options go first: the reply is decoded as the format asked for here, whatever they say
+  const body: Record<string, unknown> = { ...attempt.options, model: endpoint.upstreamModel, response_format: needsTimedSegments(ask) ? 'verbose_json' : 'json' };
+  // the wire takes ISO-639-1 codes: a regional tag (pt-BR) routed by its language is sent as that language
+  if (ask.language !== undefined) body.language = primaryLanguage(ask.language);
   if (ask.prompt !== undefined) body.prompt = ask.prompt;
   if (ask.temperature !== undefined) body.temperature = ask.temperature;
   if (ask.granularities.length > 0) body['timestamp_granularities[]'] = ask.granularities;
-  if (attempt.options) Object.assign(body, attempt.options);
   return {
     path: '/audio/transcriptions',
     headers: bearerJsonHeaders(endpoint.provider),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { computeImageCost, computeOperationCost } from '../../../src/billing/operation-pricing.js';
+import { computeImageCost, computeOperationCost, computeTranscriptionCost } from '../../../src/billing/operation-pricing.js';
 import { parseUsd } from '../../../src/billing/money.js';
 import { pricingOf } from '../../fixtures/catalogue/documents.js';
 
@@ -84,5 +84,69 @@ describe('image billing lines (rule 13)', () => {
       { key: 'image_output_token', quantity: '100', amount: null },
     ]);
     expect(unpriced.cost).toBe(0n);
+  });
+});
+
+describe('transcription billing lines (rule 13)', () => {
+  test('the seconds read from the container at audio_second, exactly', () => {
+    const priced = computeTranscriptionCost(pricingOf({ audio_second: '0.0001' }), { seconds: '2.345678' }, NOW);
+    expect(priced.lines).toEqual([{ key: 'audio_second', quantity: '2.345678', amount: usd('0.0002345678') }]);
+    expect(priced.cost).toBe(usd('0.0002345678'));
+  });
+
+  test('the seconds line is always there: unpriced, it records the seconds and charges nothing', () => {
+    const priced = computeTranscriptionCost(pricingOf({ completion: '0.00001' }), { seconds: '4.000000' }, NOW);
+    expect(priced.lines).toEqual([{ key: 'audio_second', quantity: '4.000000', amount: null }]);
+    expect(priced.cost).toBe(0n);
+  });
+
+  test('reported tokens at prompt and completion beside the unpriced seconds', () => {
+    const priced = computeTranscriptionCost(pricingOf({ prompt: '0.0000025', completion: '0.00001' }), { seconds: '4.000000', promptTokens: 40, outputTokens: 12 }, NOW);
+    expect(priced.lines).toEqual([
+      { key: 'audio_second', quantity: '4.000000', amount: null },
+      { key: 'prompt', quantity: '40', amount: usd('0.0001') },
+      { key: 'completion', quantity: '12', amount: usd('0.00012') },
+    ]);
+    expect(priced.cost).toBe(usd('0.00022'));
+  });
+
+  test('tokens reported where no token price is published are recorded unpriced', () => {
+    const priced = computeTranscriptionCost(pricingOf({ audio_second: '0.0001' }), { seconds: '1.500000', promptTokens: 15, outputTokens: 3 }, NOW);
+    expect(priced.lines).toEqual([
+      { key: 'audio_second', quantity: '1.500000', amount: usd('0.00015') },
+      { key: 'prompt', quantity: '15', amount: null },
+      { key: 'completion', quantity: '3', amount: null },
+    ]);
+    expect(priced.cost).toBe(usd('0.00015'));
+  });
+
+  test('a request price bills one request', () => {
+    const priced = computeTranscriptionCost(pricingOf({ audio_second: '0.0001', request: '0.002' }), { seconds: '10.000000' }, NOW);
+    expect(priced.lines).toEqual([
+      { key: 'audio_second', quantity: '10.000000', amount: usd('0.001') },
+      { key: 'request', quantity: '1', amount: usd('0.002') },
+    ]);
+    expect(priced.cost).toBe(usd('0.003'));
+  });
+
+  test('a published prompt price with no count reported is an unmeasured prompt line charging nothing', () => {
+    const priced = computeTranscriptionCost(pricingOf({ prompt: '0.0000025', completion: '0.00001' }), { seconds: '3.000000' }, NOW);
+    expect(priced.lines).toEqual([
+      { key: 'audio_second', quantity: '3.000000', amount: null },
+      { key: 'prompt', quantity: 'unmeasured', amount: 0n },
+    ]);
+    expect(priced.cost).toBe(0n);
+  });
+
+  test('a fraction of the smallest unit is rounded up, never down', () => {
+    // a price of one unit (10^-24 USD) a second, for a third of a second
+    const priced = computeTranscriptionCost(pricingOf({ audio_second: '0.000000000000000000000001' }), { seconds: '0.333333' }, NOW);
+    expect(priced.cost).toBe(1n);
+  });
+
+  test('prompt-length overrides apply to the reported count', () => {
+    const pricing = pricingOf({ prompt: '0.000001', audio_second: '0.0001', overrides: [{ min_prompt_tokens: 100, prompt: '0.000002', audio_second: '0.0002' }] });
+    expect(computeTranscriptionCost(pricing, { seconds: '1.000000', promptTokens: 100 }, NOW).cost).toBe(usd('0.0001') + usd('0.0001'));
+    expect(computeTranscriptionCost(pricing, { seconds: '1.000000', promptTokens: 101 }, NOW).cost).toBe(usd('0.0002') + usd('0.000202'));
   });
 });

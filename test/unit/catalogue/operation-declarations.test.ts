@@ -56,4 +56,47 @@ describe('operation declarations of an endpoint', () => {
     rerank.providers = [{ ...providerDocument(), api: 'cohere' }];
     expect(problemsOf(rerank)).toEqual([]);
   });
+
+  test('a transcription endpoint over an openai wire, taking audio, loads', () => {
+    const catalogue = validCatalogue(catalogueDocument([transcriptionEndpoint({})]));
+    const entry = catalogue.endpoints.get('sim-alpha/acme/chat');
+    expect(entry?.outputModalities).toEqual(['transcription']);
+    expect(entry?.inputModalities).toEqual(['audio']);
+    expect(entry?.inputContainers.audio).toEqual(['wav', 'mp3']);
+    expect(entry?.listing.supportedLanguages).toEqual(['en', 'pt-BR']);
+  });
+
+  test('transcription over a wire other than openai is a problem naming output_modalities', () => {
+    const anthropic = catalogueDocument([transcriptionEndpoint({})]);
+    anthropic.providers = [{ ...providerDocument(), api: 'anthropic' }];
+    expect(problemsOf(anthropic)).toEqual([
+      `${at}.output_modalities: transcription is not served over the anthropic wire format of provider "sim-alpha" (use openai)`,
+    ]);
+    const cohere = catalogueDocument([transcriptionEndpoint({})]);
+    cohere.providers = [{ ...providerDocument(), api: 'cohere' }];
+    expect(problemsOf(cohere)).toEqual([`${at}.output_modalities: the cohere wire of provider "sim-alpha" serves only rerank (not transcription)`]);
+  });
+
+  test('a transcription endpoint without audio among its input_modalities is a problem naming input_modalities', () => {
+    expect(problemsOf(catalogueDocument([transcriptionEndpoint({ input_modalities: ['text'], input_containers: undefined })]))).toEqual([
+      `${at}.input_modalities: a transcription endpoint takes audio: list audio among input_modalities`,
+    ]);
+    expect(problemsOf(catalogueDocument([transcriptionEndpoint({ input_modalities: undefined, input_containers: undefined })]))).toEqual([
+      `${at}.input_modalities: a transcription endpoint takes audio: list audio among input_modalities`,
+    ]);
+  });
 });
+
+function transcriptionEndpoint(extra: Record<string, unknown>): Record<string, unknown> {
+  const document = endpointDocument({
+    input_modalities: ['audio'],
+    output_modalities: ['transcription'],
+    input_containers: { audio: ['wav', 'mp3'] },
+    supported_parameters: ['timestamp_granularities'],
+    supported_languages: ['en', 'pt-BR'],
+    pricing: { audio_second: '0.0001' },
+    ...extra,
+  });
+  for (const key of Object.keys(document)) if (document[key] === undefined) delete document[key];
+  return document;
+}

@@ -32,7 +32,7 @@ describe('gates: a figure is null, never 0, until its gate is met', () => {
     expect(seen.throughput.last1d).toEqual({ value: null, samples: 0 });
     expect(seen.toolCallSuccess1d).toEqual({ value: null, samples: 0 });
     expect(seen.runawayRate1d).toEqual({ value: null, samples: 0 });
-    expect(seen.renderTiming).toEqual({ value: null, samples: null, sizes: null });
+    expect(seen.renderTiming).toEqual({ value: null, samples: 0, sizes: 0 });
   });
 
   it('uptime is null below 10 counted attempts and a percentage from 10 on', async () => {

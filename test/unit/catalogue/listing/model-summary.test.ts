@@ -60,6 +60,34 @@ describe('catalogue model summary', () => {
     expect(summaryOf(listed as ListedModel).supported_languages).toEqual(['de']);
   });
 
+  test('languages come from the transcription endpoint cheapest by its price per second of audio, before its token prices', () => {
+    const transcription = (quantization: string, pricing: Record<string, string>, languages: string[]) => endpointDocument({
+      quantization, input_modalities: ['audio'], output_modalities: ['transcription'], supported_parameters: [], supported_languages: languages, pricing,
+    });
+    const catalogue = validCatalogue(catalogueDocument([
+      transcription('fp16', { audio_second: '0.0002', prompt: '0.0000001' }, ['en', 'fr']),
+      transcription('int8', { audio_second: '0.0001', prompt: '0.000001' }, ['de']),
+    ]));
+    const [listed] = listedModels(catalogue);
+    expect(summaryOf(listed as ListedModel).supported_languages).toEqual(['de']);
+  });
+
+  test('a transcription endpoint declaring no languages lends none; one that declares them does', () => {
+    const transcription = (quantization: string, audioSecond: string, languages?: string[]) => endpointDocument({
+      quantization, input_modalities: ['audio'], output_modalities: ['transcription'], supported_parameters: [],
+      ...(languages && { supported_languages: languages }), pricing: { audio_second: audioSecond },
+    });
+    const catalogue = validCatalogue(catalogueDocument([transcription('int8', '0.0001'), transcription('fp16', '0.0002', ['ja'])]));
+    const [listed] = listedModels(catalogue);
+    expect(summaryOf(listed as ListedModel).supported_languages).toEqual(['ja']);
+  });
+
+  test('a chat endpoint hearing audio and answering text lends no languages: it is no transcription endpoint', () => {
+    const chat = endpointDocument({ input_modalities: ['text', 'audio'], output_modalities: ['text'], supported_languages: ['en', 'es'] });
+    const [listed] = listedModels(validCatalogue(catalogueDocument([chat])));
+    expect(summaryOf(listed as ListedModel).supported_languages).toBeNull();
+  });
+
   test('hub facts, author and default parameters come from the file as written', () => {
     const catalogue = validCatalogue({
       ...catalogueDocument([endpointDocument()]),

@@ -133,7 +133,7 @@ describe('OpenAI transcriptions adapter: the reply', () => {
     ['segments that are not a list', { text: 'x', segments: { start: 0 } }],
     ['a segment without text', { text: 'x', segments: [{ start: 0, end: 1 }] }],
     ['a segment whose start is a string', { text: 'x', segments: [{ start: '0', end: 1, text: 'a' }] }],
-    ['a segment whose end is not finite', { text: 'x', segments: [{ start: 0, end: null, text: 'a' }] }],
+    ['a segment whose end is no number', { text: 'x', segments: [{ start: 0, end: null, text: 'a' }] }],
     ['one good segment and one bad', { text: 'x', segments: [{ start: 0, end: 1, text: 'a' }, 'b'] }],
     ['a word without its word', { text: 'x', words: [{ start: 0, end: 1, text: 'a' }] }],
     ['a word without an end', { text: 'x', words: [{ word: 'a', start: 0 }] }],
