@@ -1,11 +1,9 @@
-import { SAMPLE_FORMATS, SPEECH_FORMATS, SPEECH_LIMITS } from '../core/speech.js';
+import { SPEECH_FORMATS, SPEECH_LIMITS } from '../core/speech.js';
+import { isEmptyList, readReferenceInputs } from './reference-inputs-schema.js';
 import { MappingReader } from './mapping-reader.js';
 import type { ReferenceInputs, SpeechEnvelope } from './types.js';
 
 const ENVELOPE_FIELDS = ['voices', 'default_voice', 'codecs', 'min_speed', 'max_speed', 'max_new_tokens'];
-const REFERENCE_FIELDS = ['audio'];
-const REFERENCE_AUDIO_FIELDS = ['formats', 'roles', 'max_bytes'];
-const ROLES = ['reference'] as const;
 
 export interface SpeechDeclarations {
   speechEnvelope: SpeechEnvelope | null;
@@ -14,19 +12,18 @@ export interface SpeechDeclarations {
 }
 
 /**
- * `speech_envelope`, `supports_voice_cloning` and `reference_inputs`. They belong to dedicated
- * text-to-speech endpoints, which declare `speech` among their output modalities and an envelope
- * naming their voices and codecs; voice cloning needs an envelope and the sample formats under
- * `reference_inputs.audio.formats`.
+ * `speech_envelope`, `supports_voice_cloning` and `reference_inputs` (reference-inputs-schema.ts).
+ * The first two belong to dedicated text-to-speech endpoints, which declare `speech` among their
+ * output modalities and an envelope naming their voices and codecs; voice cloning needs an envelope
+ * and the sample formats under `reference_inputs.audio.formats`.
  */
 export function readSpeechDeclarations(fields: MappingReader, outputModalities: readonly string[]): SpeechDeclarations {
   const speechEnvelope = readEnvelope(fields);
   checkSpeechOutput(fields, outputModalities);
   const supportsVoiceCloning = fields.boolean('supports_voice_cloning', false);
-  const referenceInputs = readReferenceInputs(fields);
+  const referenceInputs = readReferenceInputs(fields, { outputModalities, supportsVoiceCloning });
   if (supportsVoiceCloning && !speechEnvelope) fields.problem('supports_voice_cloning', 'needs a speech_envelope');
-  if (supportsVoiceCloning && !referenceInputs) fields.problem('supports_voice_cloning', 'needs reference_inputs.audio naming the sample formats');
-  if (referenceInputs && !supportsVoiceCloning) fields.problem('reference_inputs', 'only with supports_voice_cloning: true');
+  if (supportsVoiceCloning && !referenceInputs?.audio) fields.problem('supports_voice_cloning', 'needs reference_inputs.audio naming the sample formats');
   return { speechEnvelope, supportsVoiceCloning, referenceInputs };
 }
 
@@ -83,20 +80,4 @@ function readSpeed(envelope: MappingReader, key: string): number | null {
     return null;
   }
   return value;
-}
-
-function readReferenceInputs(fields: MappingReader): ReferenceInputs | null {
-  const reference = fields.mapping('reference_inputs', REFERENCE_FIELDS, true);
-  if (!reference) return null;
-  const audio = reference.mapping('audio', REFERENCE_AUDIO_FIELDS);
-  if (!audio) return null;
-  const formats = audio.stringList('formats', { allowed: SAMPLE_FORMATS });
-  if (isEmptyList(audio.raw('formats'))) audio.problem('formats', 'must name at least one format');
-  const roles = audio.stringList('roles', { allowed: ROLES, fallback: ['reference'] });
-  const maxBytes = audio.optionalInteger('max_bytes', { min: 1, max: SPEECH_LIMITS.sampleBytes });
-  return { audio: { formats, roles, maxBytes } };
-}
-
-function isEmptyList(value: unknown): boolean {
-  return Array.isArray(value) && value.length === 0;
 }

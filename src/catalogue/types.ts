@@ -176,8 +176,10 @@ export interface SpeechEnvelope {
 }
 
 /** The spec's `reference_inputs`: reference audio formats, roles and size limit. */
+/** What an endpoint takes to start from: a voice sample (cloning), reference pictures (image generation). */
 export interface ReferenceInputs {
-  audio: { formats: readonly string[]; roles: readonly string[]; maxBytes: number | null };
+  audio: { formats: readonly string[]; roles: readonly string[]; maxBytes: number | null } | null;
+  image: { formats: readonly string[]; roles: readonly string[]; maxBytes: number | null; maxCount: number | null } | null;
 }
 
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;

@@ -42,8 +42,14 @@ export interface ImageRender {
   outputFormat?: string;
   quality?: string;
   background?: string;
-  /** Reference pictures sent: only endpoints declaring image reference inputs take them. */
-  references: number;
+  /** Reference pictures sent: only endpoints declaring image reference inputs (of their format and size) take them. */
+  references: RenderReference[];
+}
+
+/** A reference picture as routing judges it: its container and size when its bytes came with the request; nothing known of one behind a URL. */
+export interface RenderReference {
+  format?: string;
+  bytes?: number;
 }
 
 /**

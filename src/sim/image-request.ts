@@ -1,3 +1,5 @@
+import { isPlainObject } from '../core/plain-object.js';
+
 /** The simulator's cap on each side of a generated picture, so no request makes it allocate a huge one. */
 export const MAX_GENERATED_SIDE = 2048;
 /** OpenAI's cap on `n`. */
@@ -31,6 +33,8 @@ export interface ImagePlan {
   transparent: boolean;
   /** Undefined when the request named none: the model family's default applies. */
   responseFormat: 'b64_json' | 'url' | undefined;
+  /** Reference pictures (`input_references`), each a data URL or an https URL. */
+  references: string[];
 }
 
 export interface ImageRequestProblem {
@@ -89,6 +93,25 @@ function outputProblem(body: Record<string, unknown>): ImageRequestProblem | und
   return undefined;
 }
 
+/** The most reference pictures a request may carry. */
+const MAX_REFERENCES = 16;
+const REFERENCE_URL = /^(data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+=*|https:\/\/\S+)$/;
+
+/** `input_references`: image parts (`{type: image_url, image_url: {url}}`) holding a base64 data URL or an https URL. */
+function readReferences(value: unknown): Read<string[]> {
+  if (value === undefined || value === null) return { ok: true, value: [] };
+  if (!Array.isArray(value) || value.length > MAX_REFERENCES) return refuse('input_references', `input_references must be a list of at most ${MAX_REFERENCES} image parts.`);
+  const urls: string[] = [];
+  for (const [index, part] of value.entries()) {
+    const url: unknown = isPlainObject(part) && part.type === 'image_url' && isPlainObject(part.image_url) ? part.image_url.url : undefined;
+    if (typeof url !== 'string' || !REFERENCE_URL.test(url)) {
+      return refuse(`input_references[${index}]`, 'Each reference must be {type: "image_url", image_url: {url}} with a base64 image data URL or an https URL.');
+    }
+    urls.push(url);
+  }
+  return { ok: true, value: urls };
+}
+
 /** `POST /v1/images/generations` members read and checked; a value out of range is refused naming it. */
 export function readImageRequest(body: Record<string, unknown>): Read<ImagePlan> {
   const prompt = body.prompt;
@@ -100,6 +123,8 @@ export function readImageRequest(body: Record<string, unknown>): Read<ImagePlan>
   const problem = choiceProblem(body) ?? outputProblem(body);
   if (problem) return { ok: false, problem };
   if (body.user !== undefined && typeof body.user !== 'string') return refuse('user', 'user must be a string.');
+  const references = readReferences(body.input_references);
+  if (!references.ok) return references;
   const quality = QUALITY_REPORTED[(body.quality ?? 'auto') as keyof typeof QUALITY_REPORTED];
   return {
     ok: true,
@@ -110,6 +135,7 @@ export function readImageRequest(body: Record<string, unknown>): Read<ImagePlan>
       quality,
       transparent: body.background === 'transparent',
       responseFormat: (body.response_format ?? undefined) as ImagePlan['responseFormat'],
+      references: references.value,
     },
   };
 }

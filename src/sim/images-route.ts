@@ -21,11 +21,14 @@ export interface ImageRouteContext {
   store: ImageStore;
 }
 
-/** The same prompt and index always draw the same picture; another prompt or index another one. */
-export function generatedPng(plan: Pick<ImagePlan, 'prompt' | 'width' | 'height' | 'transparent'>, index: number): Buffer {
-  const digest = createHash('sha256').update(`${plan.prompt}\u0000${index}`).digest();
+/** The same prompt, references and index always draw the same picture; another of any of them another one. */
+export function generatedPng(plan: Pick<ImagePlan, 'prompt' | 'width' | 'height' | 'transparent' | 'references'>, index: number): Buffer {
+  const digest = createHash('sha256').update(`${plan.prompt}\u0000${plan.references.join('\u0000')}\u0000${index}`).digest();
   return buildPng(plan.width, plan.height, patternFromDigest(digest, plan.transparent));
 }
+
+/** Input tokens a reference picture counts for, whatever its size. */
+const REFERENCE_TOKENS = 85;
 
 function imageTokens(plan: ImagePlan): number {
   const each = Math.max(1, Math.round((TOKENS_PER_MEGAPICTURE[plan.quality] * plan.width * plan.height) / REFERENCE_AREA));
@@ -34,13 +37,14 @@ function imageTokens(plan: ImagePlan): number {
 
 function usageOf(plan: ImagePlan): Record<string, unknown> {
   const text = countTextPromptTokens(plan.prompt);
+  const references = REFERENCE_TOKENS * plan.references.length;
   const output = imageTokens(plan);
   return {
-    input_tokens: text,
-    input_tokens_details: { text_tokens: text, image_tokens: 0 },
+    input_tokens: text + references,
+    input_tokens_details: { text_tokens: text, image_tokens: references },
     output_tokens: output,
     output_tokens_details: { image_tokens: output, text_tokens: 0 },
-    total_tokens: text + output,
+    total_tokens: text + references + output,
   };
 }
 

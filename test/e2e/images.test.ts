@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { imageSize } from 'image-size';
 import { OpenRouter } from '@openrouter/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsd } from '../../src/billing/money.js';
+import { generatedPng } from '../../src/sim/images-route.js';
 import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
 
 const PRICES = { prompt: '0.000005', image_output: '0.04', image_megapixel: '0.0123', image_output_token: '0.00004' };
@@ -39,6 +41,14 @@ beforeAll(async () => {
         ],
       },
       { id: 'acme/paint-url', endpoints: [imageEndpoint('sim-c', 'dall-e-3', { image_envelope: { sizes: ['256x256'], formats: ['png'], max_images: 1 } })] },
+      {
+        id: 'acme/paint-from',
+        endpoints: [
+          // the cheapest, and takes no reference pictures
+          imageEndpoint('sim-c', 'image', { pricing: { image_output: '0.001' } }),
+          imageEndpoint('sim-b', 'image', { reference_inputs: { image: { formats: ['png', 'jpeg'], max_count: 2, max_bytes: 100_000 } } }),
+        ],
+      },
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] },
     ],
   });
@@ -174,5 +184,43 @@ describe('POST /images with the official @openrouter/sdk client', () => {
     const noRatio = await send(harness, { path: '/images', method: 'POST', body: { model: 'acme/paint', prompt: 'x', aspect_ratio: '21:9' } });
     expect(noRatio.status).toBe(503);
     expect((noRatio.json as ErrorEnvelope).error.message).toContain('aspect_ratio 21:9');
+  });
+});
+
+describe('reference pictures (input_references)', () => {
+  const png = (size: string) => `data:image/png;base64,${Buffer.from(generatedPng({ prompt: 'ref', width: Number(size.split('x')[0]), height: Number(size.split('x')[1]), transparent: false, references: [] }, 0)).toString('base64')}`;
+  const reference = (url: string) => ({ type: 'image_url', image_url: { url } });
+
+  it('go only to an endpoint declaring reference_inputs.image; their input tokens are charged at prompt', async () => {
+    const sdk = new OpenRouter({ serverURL: harness.baseUrl, apiKey: harness.key, retryConfig: { strategy: 'none' } });
+    const plain = await send(harness, { path: '/images', body: { model: 'acme/paint-from', prompt: 'a harbour', size: '256x256' } });
+    expect(plain.headers.get('x-provider-name')).toBe('Sim C');
+    const referenced = await send(harness, { path: '/images', body: { model: 'acme/paint-from', prompt: 'a harbour', size: '256x256', input_references: [reference(png('64x64')), reference('https://example.com/b.png')] } });
+    expect(referenced.status).toBe(200);
+    expect(referenced.headers.get('x-provider-name')).toBe('Sim B');
+    const usage = (referenced.json as { usage: { prompt_tokens: number; cost: number } }).usage;
+    const record = await recordOf(referenced.headers.get('x-generation-id') ?? '');
+    expect(record.tokens_prompt).toBe(usage.prompt_tokens);
+    // the prompt's tokens and 85 for each of the two pictures
+    expect(usage.prompt_tokens - (plain.json as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(170);
+    expect(record.cost_lines?.find((line) => line.key === 'prompt')).toEqual({ key: 'prompt', quantity: String(usage.prompt_tokens), amount_usd: expect.any(String) });
+    const typed = await sdk.images.generate({ imageGenerationRequest: { model: 'acme/paint-from', prompt: 'a harbour', size: '256x256', inputReferences: [{ type: 'image_url', imageUrl: { url: png('32x32') } }] } });
+    if (!('data' in typed)) throw new Error('a stream came back');
+    expect(typed.data).toHaveLength(1);
+  });
+
+  it('more pictures, another format or larger bytes than declared are no route (503) naming why, charging nothing', async () => {
+    const before = await accountMoney(harness);
+    const cases: Array<[unknown[], string]> = [
+      [[reference(png('8x8')), reference(png('8x8')), reference(png('8x8'))], 'takes at most 2 reference images (3 sent)'],
+      [[reference(`data:image/webp;base64,${Buffer.from('RIFF0000WEBPVP8 ').toString('base64')}`)], 'does not take webp reference images'],
+      [[reference(`data:image/png;base64,${randomBytes(100_001).toString('base64')}`)], 'takes reference images of at most 100000 bytes'],
+    ];
+    for (const [references, reason] of cases) {
+      const reply = await send(harness, { path: '/images', body: { model: 'acme/paint-from', prompt: 'x', size: '256x256', input_references: references } });
+      expect({ status: reply.status, reason }).toEqual({ status: 503, reason });
+      expect((reply.json as ErrorEnvelope).error.message).toContain(reason);
+    }
+    expect(await accountMoney(harness)).toEqual(before);
   });
 });

@@ -69,7 +69,10 @@ function addDeclarations(entry: Record<string, unknown>, endpoint: EndpointEntry
   const speech = endpoint.speechEnvelope;
   const reference = endpoint.referenceInputs;
   entry.reference_inputs = reference
-    ? { audio: { formats: reference.audio.formats, roles: reference.audio.roles, max_bytes: reference.audio.maxBytes } }
+    ? {
+      ...(reference.audio && { audio: { formats: reference.audio.formats, roles: reference.audio.roles, max_bytes: reference.audio.maxBytes } }),
+      ...(reference.image && { image: { formats: reference.image.formats, roles: reference.image.roles, max_bytes: reference.image.maxBytes, max_count: reference.image.maxCount } }),
+    }
     : null;
   entry.render_parameters = endpoint.listing.renderParameters;
   entry.image_envelope = endpoint.listing.imageEnvelope;

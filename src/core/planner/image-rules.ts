@@ -8,7 +8,7 @@ import type { EligibilityRule } from './eligibility-rule.js';
  * size and output format among those declared, no more pictures than `max_images` (one where the
  * envelope says nothing), and each render parameter asked (quality, background) within its
  * declared descriptor. Without an envelope an endpoint renders one picture of its own choosing.
- * Reference pictures go only where the endpoint declares image reference inputs (none can yet).
+ * Reference pictures go only where the endpoint declares image reference inputs that take them.
  */
 const admitsRender: EligibilityRule = ({ endpoint, input }) => {
   const operation = input.request.operation;
@@ -30,7 +30,20 @@ function renderRefusal(endpoint: EndpointEntry, render: ImageRender): string | n
     const descriptor = endpoint.listing.renderParameters?.image?.[name];
     if (!descriptor?.enum?.includes(value)) return `does not render ${name} ${value}`;
   }
-  if (render.references > 0) return 'does not take reference images';
+  return referenceRefusal(endpoint, render);
+}
+
+/** Reference pictures go only where `reference_inputs.image` declares them: their count, formats and sizes. */
+function referenceRefusal(endpoint: EndpointEntry, render: ImageRender): string | null {
+  const { references } = render;
+  if (references.length === 0) return null;
+  const declared = endpoint.referenceInputs?.image;
+  if (!declared) return 'does not take reference images';
+  if (declared.maxCount !== null && references.length > declared.maxCount) return `takes at most ${declared.maxCount} reference image${declared.maxCount === 1 ? '' : 's'} (${references.length} sent)`;
+  for (const reference of references) {
+    if (reference.format !== undefined && !declared.formats.includes(reference.format)) return `does not take ${reference.format} reference images`;
+    if (reference.bytes !== undefined && declared.maxBytes !== null && reference.bytes > declared.maxBytes) return `takes reference images of at most ${declared.maxBytes} bytes`;
+  }
   return null;
 }
 

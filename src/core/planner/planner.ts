@@ -83,8 +83,10 @@ function rankedAttempt(candidate: Candidate, modelId: string): RankedAttempt {
   const held = heldCeiling(endpoint, ceiling, promptTokens);
   const operation = input.request.operation;
   const heard = operation?.kind === 'transcription' ? transcriptionCeiling(endpoint, operation) : undefined;
+  // reference pictures are input the estimate cannot count: the hold covers the endpoint's window
+  const referenced = operation?.kind === 'image' && operation.references.length > 0;
   const estimatedCost = holdAmount(endpoint.pricing, {
-    promptTokens: heard?.promptTokens ?? promptTokens,
+    promptTokens: heard?.promptTokens ?? (referenced ? Math.max(promptTokens, endpoint.contextLength) : promptTokens),
     ceilingTokens: heard?.outputTokens ?? (speech || operation ? 0 : held),
     now: input.now,
     ...(speech && { characters: speech.characters }),

@@ -1,8 +1,8 @@
 import type { DecodedOperation } from '../../core/decoded-operation.js';
 import type { ImageReference, ImagesAsk } from '../../core/images.js';
 import { invalidRequest } from '../../core/errors.js';
-import { parseDataUrl } from '../../core/media-type.js';
-import type { ImageRender } from '../../core/operation.js';
+import { containerOf, parseDataUrl } from '../../core/media-type.js';
+import type { ImageRender, RenderReference } from '../../core/operation.js';
 import { TokenEstimator } from '../../core/token-estimate.js';
 import { readSessionHeader, type HeaderBag } from '../shared/request-headers.js';
 import { singleCallRequest } from '../shared/single-call-request.js';
@@ -59,7 +59,13 @@ function decoded(body: ImageGenerationsRequestBody | ImagesRequestBody, headers:
 function renderOf(ask: ImagesAsk): ImageRender {
   const { size, aspectRatio, resolution, outputFormat, quality, background } = ask;
   const asked = { size, aspectRatio, resolution, outputFormat, quality, background };
-  const render: ImageRender = { kind: 'image', n: ask.n, references: ask.references.length };
+  const render: ImageRender = { kind: 'image', n: ask.n, references: ask.references.map(routedReference) };
   for (const [name, value] of Object.entries(asked) as [keyof typeof asked, string | undefined][]) if (value !== undefined) render[name] = value;
   return render;
+}
+
+function routedReference(reference: ImageReference): RenderReference {
+  if (reference.kind === 'url') return {};
+  const format = containerOf(reference.mediaType);
+  return { ...(format !== undefined && { format }), bytes: Buffer.byteLength(reference.base64, 'base64') };
 }

@@ -94,7 +94,7 @@ describe('demo catalogue', () => {
     expect(voice?.speechEnvelope?.codecs).toContain('mp3');
     expect(voice?.pricing.prices.character?.text).toBe('0.000015');
     expect(voice?.supportsVoiceCloning).toBe(true);
-    expect(voice?.referenceInputs?.audio.formats).toEqual(['wav', 'mp3']);
+    expect(voice?.referenceInputs?.audio?.formats).toEqual(['wav', 'mp3']);
   });
 
   test('demo-embed serves embeddings in three widths and demo-rerank serves rerank, both over the openai wire', () => {

@@ -36,7 +36,7 @@ describe('speech declarations', () => {
     });
     expect(endpoint.speechEnvelope).toEqual({ voices: ['alloy', 'default'], defaultVoice: 'default', codecs: ['mp3', 'wav'], minSpeed: 0.5, maxSpeed: 2, maxNewTokens: 2048 });
     expect(endpoint.supportsVoiceCloning).toBe(true);
-    expect(endpoint.referenceInputs).toEqual({ audio: { formats: ['wav', 'flac'], roles: ['reference'], maxBytes: 1_000_000 } });
+    expect(endpoint.referenceInputs).toEqual({ audio: { formats: ['wav', 'flac'], roles: ['reference'], maxBytes: 1_000_000 }, image: null });
   });
 
   test('every problem is named by its path', () => {
@@ -67,7 +67,7 @@ describe('speech declarations', () => {
     expect(problemsOf({ ...speaks, speech_envelope: { voices: ['a'], codecs: ['wav'] }, reference_inputs: { audio: { formats: ['aiff'], roles: ['target'] } } })).toEqual([
       `${at}.reference_inputs.audio.formats[0]: must be one of wav, mp3, flac, ogg, m4a, webm`,
       `${at}.reference_inputs.audio.roles[0]: must be one of reference`,
-      `${at}.reference_inputs: only with supports_voice_cloning: true`,
+      `${at}.reference_inputs.audio: only with supports_voice_cloning: true`,
     ]);
   });
 
