@@ -25,6 +25,17 @@ export interface ImagesAsk {
   /** What the caller wants back: the bytes, or a URL where the endpoint gives one. */
   responseFormat: 'b64_json' | 'url';
   user?: string;
+  /** Answered as an event stream: partial pictures where the endpoint streams them, then each picture. */
+  stream?: boolean;
+  /** Partial pictures asked for (0 to 3), sent only to endpoints declaring `partial_images`. */
+  partialImages?: number;
+}
+
+/** A picture still being drawn, as a streaming endpoint shows it (`partial_image_index` from 0). */
+export interface PartialImage {
+  base64: string;
+  mediaType: string;
+  index: number;
 }
 
 /** One picture as it came back: its bytes (base64) and media type, or only a URL the provider serves. */

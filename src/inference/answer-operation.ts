@@ -12,10 +12,10 @@ import type { InferenceServices } from './services.js';
  * endpoint's prices with a generation record, then the JSON reply. A result the operation refuses
  * is recorded with its counts and charged nothing.
  */
-export async function answerOperation<Ask, Result>(
+export async function answerOperation<Ask, Result, Piece>(
   services: InferenceServices,
   prepared: PreparedInference,
-  binding: OperationBinding<Ask, Result>,
+  binding: OperationBinding<Ask, Result, Piece>,
   ask: Ask,
 ): Promise<WholeReply> {
   const state = new CallState(prepared, false);

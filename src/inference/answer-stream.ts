@@ -154,7 +154,8 @@ function refusedPart(error: GatewayError, dialect: DialectBinding, prepared: Pre
   };
 }
 
-function internalError(services: Pick<InferenceServices, 'logger'>, error: unknown): GatewayError {
+/** A fault of the service before a stream committed: logged, and answered as the 500. */
+export function internalError(services: Pick<InferenceServices, 'logger'>, error: unknown): GatewayError {
   services.logger.error({ err: error }, 'stream failed before commit');
   return new GatewayError('server', INTERNAL_ERROR_MESSAGE);
 }

@@ -55,9 +55,9 @@ export interface SpeechDialect extends DialectBase<CoreRequest> {
 }
 
 /** A call that is not a conversation (embeddings, rerank, typed decisions): one JSON reply, by its operation. */
-export interface OperationDialect<Ask, Result> extends DialectBase<DecodedOperation<Ask>> {
+export interface OperationDialect<Ask, Result, Piece = unknown> extends DialectBase<DecodedOperation<Ask>> {
   kind: 'operation';
-  operation: OperationBinding<Ask, Result>;
+  operation: OperationBinding<Ask, Result, Piece>;
 }
 
 export type Dialect = ConversationDialect | SpeechDialect | OperationDialect<unknown, unknown>;
@@ -66,12 +66,12 @@ function conversation<Body>(name: string, schema: TSchema, decode: (body: Body, 
   return { kind: 'conversation', name, schema, admit: admitter(schema, decode), encoders };
 }
 
-function operation<Body, Ask, Result>(
+function operation<Body, Ask, Result, Piece = never>(
   name: string,
   schema: TSchema,
   decode: (body: Body, headers: HeaderBag) => DecodedOperation<Ask>,
-  binding: OperationBinding<Ask, Result>,
-): OperationDialect<Ask, Result> {
+  binding: OperationBinding<Ask, Result, Piece>,
+): OperationDialect<Ask, Result, Piece> {
   return { kind: 'operation', name, schema, admit: admitter(schema, decode), operation: binding };
 }
 

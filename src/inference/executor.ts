@@ -4,7 +4,7 @@ import type { AttemptFailure, Plan, PlannedAttempt } from '../core/plan.js';
 import type { EndpointHealth } from '../stats/endpoint-health.js';
 import { adapterFor } from '../upstream/registry.js';
 import type { SpeechAdapter, UpstreamAdapter, UpstreamRequest } from '../upstream/types.js';
-import type { OperationAdapter, OperationAdapterLookup } from '../upstream/operation-adapter.js';
+import type { OperationAdapter, OperationAdapterLookup, OperationStreamDecoder, OperationStreamEvent, OperationStreaming } from '../upstream/operation-adapter.js';
 import { transportFailure, type UpstreamTransport, type UpstreamResponse } from '../upstream/transport.js';
 import { readSseFrames } from '../upstream/sse-frames.js';
 import { contractFailure, honoursContract, toolContractOf, type ToolContract } from '../core/tool-contract.js';
@@ -32,7 +32,8 @@ export interface InferenceExecutor {
   stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>>;
   complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>>;
   relay(request: CoreRequest, plan: Plan, signal: AbortSignal, adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined): Promise<Answer<AsyncGenerator<Uint8Array>>>;
-  unary<Ask, Result>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result>): Promise<Answer<Result>>;
+  unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>>;
+  unaryStream<Ask, Result, Piece>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>>;
 }
 
 /**
@@ -69,8 +70,28 @@ export class Executor implements InferenceExecutor {
    * whole and decoded by the operation's adapter for the endpoint's wire format, failing over on
    * any failure exactly as a non-streamed answer does.
    */
-  unary<Ask, Result>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result>): Promise<Answer<Result>> {
+  unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>> {
     return this.run(plan, signal, adapters, (attempt, adapter) => this.tryUnary(ask, attempt, adapter, signal));
+  }
+
+  /**
+   * Runs a call that is not a conversation as an event stream (image generation with `stream`): an
+   * attempt whose endpoint streams commits on its first event, pieces (partial pictures) first and
+   * the result last; any other attempt is read whole, its result the stream's one event. Fails over
+   * before the commit as every call does.
+   */
+  unaryStream<Ask, Result, Piece>(
+    ask: Ask,
+    plan: Plan,
+    signal: AbortSignal,
+    adapters: OperationAdapterLookup<Ask, Result, Piece>,
+  ): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>> {
+    return this.run(plan, signal, adapters, async (attempt, adapter) => {
+      const streaming = adapter.streaming;
+      if (streaming?.streams(ask, attempt)) return this.tryOperationStream(ask, attempt, adapter, streaming, signal);
+      const whole = await this.tryUnary(ask, attempt, adapter, signal);
+      return whole.ok ? { ok: true, events: replayOperation([{ type: 'result', result: whole.events }], undefined) } : whole;
+    });
   }
 
   private async run<Events, Adapter>(
@@ -111,10 +132,29 @@ export class Executor implements InferenceExecutor {
     return { ok: true, events };
   }
 
-  private async tryUnary<Ask, Result>(
+  private async tryOperationStream<Ask, Result, Piece>(
     ask: Ask,
     attempt: PlannedAttempt,
-    adapter: OperationAdapter<Ask, Result>,
+    adapter: OperationAdapter<Ask, Result, Piece>,
+    streaming: OperationStreaming<Ask, Result, Piece>,
+    signal: AbortSignal,
+  ): Promise<AttemptResult<AsyncGenerator<OperationStreamEvent<Result, Piece>>>> {
+    const sent = await this.send(streaming.buildStreamRequest(ask, attempt), attempt, adapter, signal);
+    if (!sent.ok) return sent;
+    const events = decodeOperationStream(streaming.createStreamDecoder(ask), sent.response);
+    const first = await events.next();
+    if (first.done) return { ok: false, failure: incompleteStream() };
+    if (first.value.type === 'error') {
+      await events.return(undefined);
+      return { ok: false, failure: first.value.failure };
+    }
+    return { ok: true, events: replayOperation([first.value], events) };
+  }
+
+  private async tryUnary<Ask, Result, Piece>(
+    ask: Ask,
+    attempt: PlannedAttempt,
+    adapter: OperationAdapter<Ask, Result, Piece>,
     signal: AbortSignal,
   ): Promise<AttemptResult<Result>> {
     const read = await this.sendForJson(adapter.buildRequest(ask, attempt), attempt, adapter, signal);
@@ -225,6 +265,38 @@ async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamRespons
     }
   }
   yield* decoder.end();
+}
+
+async function* decodeOperationStream<Result, Piece>(
+  decoder: OperationStreamDecoder<Result, Piece>,
+  response: UpstreamResponse,
+): AsyncGenerator<OperationStreamEvent<Result, Piece>> {
+  try {
+    for await (const frame of readSseFrames(response.body)) {
+      for (const event of decoder.frame(frame.data, frame.event)) {
+        yield event;
+        if (event.type === 'error') return;
+      }
+    }
+  } catch (error) {
+    yield { type: 'error', failure: transportFailure(error) };
+    return;
+  }
+  yield* decoder.end();
+}
+
+/** The events read before the commit, then the rest (if any); leaving early releases the upstream body. */
+async function* replayOperation<Event>(first: Event[], rest: AsyncGenerator<Event> | undefined): AsyncGenerator<Event> {
+  try {
+    yield* first;
+    if (rest) yield* rest;
+  } finally {
+    await rest?.return(undefined);
+  }
+}
+
+function incompleteStream(): UpstreamFailure {
+  return { kind: 'protocol', retryable: true, providerMessage: 'The provider\'s stream ended before any event' };
 }
 
 /** The committed body: its first bytes, then the rest; leaving early releases the upstream connection. */

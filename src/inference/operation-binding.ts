@@ -7,11 +7,12 @@ import type { CoreUsage } from '../core/events.js';
 import type { Plan } from '../core/plan.js';
 import type { ReplyMeta } from '../dialects/shared/reply-meta.js';
 import type { RenderSample } from '../stats/render-sums.js';
+import type { OperationStreamEvent } from '../upstream/operation-adapter.js';
 import type { Answer, InferenceExecutor } from './executor.js';
 import type { PrepareOptions } from './prepare.js';
 
 /** What the operation path needs from one call answered by one whole reply (embeddings, rerank, typed decisions, images, transcription). */
-export interface OperationBinding<Ask, Result> {
+export interface OperationBinding<Ask, Result, Piece = never> {
   /**
    * Reads what routing and the hold need from the call's media before it is planned (a recording's
    * seconds), completing the decoded ask and route in place; refuses media that cannot be read.
@@ -31,4 +32,21 @@ export interface OperationBinding<Ask, Result> {
   refuse?(result: Result, meta: ReplyMeta): GatewayError | undefined;
   /** The JSON reply; `cost` is the settled charge in USD. */
   encode(result: Result, meta: ReplyMeta, ask: Ask, cost: number): unknown;
+  /** Present where the call may be answered as an event stream (image generation with `stream`). */
+  stream?: OperationStreamBinding<Ask, Result, Piece>;
+}
+
+/** A call answered as an event stream: the pieces as they come (partial pictures), then the result once settled. */
+export interface OperationStreamBinding<Ask, Result, Piece> {
+  /** Whether this ask is answered as a stream. */
+  streamed(ask: Ask): boolean;
+  execute(executor: InferenceExecutor, ask: Ask, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>>;
+  /** A result the stream cannot deliver, in place of the binding's own refusal. */
+  refuse?(result: Result, meta: ReplyMeta): GatewayError | undefined;
+  /** The event-stream text of one piece. */
+  piece(piece: Piece, meta: ReplyMeta, ask: Ask): string;
+  /** The event-stream text of the result with its settled charge, ending the stream. */
+  result(result: Result, meta: ReplyMeta, ask: Ask, cost: number): string;
+  /** The event-stream text of a failure, ending the stream. */
+  fail(error: GatewayError): string;
 }

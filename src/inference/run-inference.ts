@@ -6,6 +6,7 @@ import { resolveVoice } from '../core/speech-voice.js';
 import type { Admission } from '../dialects/shared/admission.js';
 import type { HeaderBag } from '../dialects/shared/request-headers.js';
 import { answerOperation } from './answer-operation.js';
+import { answerOperationStream } from './answer-operation-stream.js';
 import { answerRelay, type RelayPart } from './answer-relay.js';
 import { answerStream, type StreamPart } from './answer-stream.js';
 import { answerWhole } from './answer-whole.js';
@@ -80,10 +81,13 @@ async function admitAndHold(services: InferenceServices, asked: Asked): Promise<
     }
     case 'operation': {
       const decoded = admitted(dialect.admit(body, headers));
-      await dialect.operation.measure?.(decoded);
+      const binding = dialect.operation;
+      await binding.measure?.(decoded);
       const { request, facts, ask } = decoded;
-      const prepared = await prepareInference(services, call, request, { ...planning, facts, ...dialect.operation.prepareOptions?.(ask) });
-      return async () => ({ type: 'whole', reply: await answerOperation(services, prepared, dialect.operation, ask) });
+      const prepared = await prepareInference(services, call, request, { ...planning, facts, ...binding.prepareOptions?.(ask) });
+      const stream = binding.stream;
+      if (stream?.streamed(ask)) return async () => ({ type: 'stream', parts: answerOperationStream(services, prepared, binding, stream, ask) });
+      return async () => ({ type: 'whole', reply: await answerOperation(services, prepared, binding, ask) });
     }
     default: {
       const unreachable: never = dialect;

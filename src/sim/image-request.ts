@@ -35,6 +35,8 @@ export interface ImagePlan {
   responseFormat: 'b64_json' | 'url' | undefined;
   /** Reference pictures (`input_references`), each a data URL or an https URL. */
   references: string[];
+  /** Answered as an event stream, with this many partial pictures before each picture. */
+  stream: { partials: number } | undefined;
 }
 
 export interface ImageRequestProblem {
@@ -77,7 +79,7 @@ function choiceProblem(body: Record<string, unknown>): ImageRequestProblem | und
 /**
  * Formats, compression and streaming: only PNG bytes are really produced, so `jpeg` and `webp` are
  * refused as a model without them would refuse them, and so is an `output_compression` below 100
- * (which PNG has no use for); streamed generation is not simulated.
+ * (which PNG has no use for).
  */
 function outputProblem(body: Record<string, unknown>): ImageRequestProblem | undefined {
   const format = body.output_format ?? 'png';
@@ -87,7 +89,7 @@ function outputProblem(body: Record<string, unknown>): ImageRequestProblem | und
     if (!wholeIn(compression, 0, 100)) return { param: 'output_compression', message: 'output_compression must be a whole number from 0 to 100.' };
     if (compression < 100) return { param: 'output_compression', message: 'Compression less than 100 is not supported for PNG output format.' };
   }
-  if (body.stream === true) return { param: 'stream', message: 'Streamed image generation is not supported by this model.' };
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') return { param: 'stream', message: 'stream must be a boolean.' };
   const partial = body.partial_images;
   if (partial !== undefined && partial !== null && !wholeIn(partial, 0, 3)) return { param: 'partial_images', message: 'partial_images must be a whole number from 0 to 3.' };
   return undefined;
@@ -136,6 +138,7 @@ export function readImageRequest(body: Record<string, unknown>): Read<ImagePlan>
       transparent: body.background === 'transparent',
       responseFormat: (body.response_format ?? undefined) as ImagePlan['responseFormat'],
       references: references.value,
+      stream: body.stream === true ? { partials: typeof body.partial_images === 'number' ? body.partial_images : 0 } : undefined,
     },
   };
 }

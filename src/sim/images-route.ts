@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { stripDirectives } from './behaviour.js';
@@ -60,7 +61,9 @@ function isDallE(model: string): boolean {
  * model answers as gpt-image does: `{created, data: [{b64_json | url}], background, output_format,
  * quality, size, usage}` with `b64_json` by default and token usage (the prompt's o200k tokens in;
  * 272 / 1056 / 4160 tokens per 1024×1024 picture at low / medium / high quality out, scaled by area).
- * A `url` is served by the simulator itself under `/v1/images/files/`. Behaviours from the model name
+ * A `url` is served by the simulator itself under `/v1/images/files/`. With `stream: true` a gpt-image
+ * model answers an event stream (`partial_images` partial pictures, then each picture; see
+ * streamImages) and a dall-e model refuses it. Behaviours from the model name
  * and `[[sim …]]` in the prompt: `error=STATUS`, `ttft=MS`, `refuse_param=NAME`, `require_param=NAME`,
  * `disconnect_after=0`, `no_usage`.
  */
@@ -75,6 +78,11 @@ export async function handleImageGeneration(res: ServerResponse, parsed: ParsedB
   const behaviour = await passBehaviourGate(res, { model, text: plan.prompt, members: body });
   if (!behaviour) return;
   const dallE = isDallE(model);
+  if (plan.stream) {
+    if (dallE) return sendError(res, 400, `Streaming is not supported by model '${model}'.`, { param: 'stream' });
+    if (plan.responseFormat === 'url') return sendError(res, 400, 'A streamed image is sent as b64_json, not url.', { param: 'response_format' });
+    return streamImages(res, plan, behaviour.usage);
+  }
   const asUrl = (plan.responseFormat ?? (dallE ? 'url' : 'b64_json')) === 'url';
   const data = Array.from({ length: plan.count }, (_, index) => {
     const png = generatedPng(plan, index);
@@ -98,6 +106,37 @@ export async function handleImageGeneration(res: ServerResponse, parsed: ParsedB
     size: `${plan.width}x${plan.height}`,
     ...(behaviour.usage && { usage: usageOf(plan) }),
   });
+}
+
+/** Between one streamed event and the next, as a model drawing would pause. */
+const STREAM_STEP_MS = 5;
+
+/**
+ * The gpt-image event stream: for each picture, `partials` `image_generation.partial_image` events
+ * (each a picture of its own, index counting from 0 over the call), then its
+ * `image_generation.completed` with the call's usage.
+ */
+async function streamImages(res: ServerResponse, plan: ImagePlan, withUsage: boolean): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const settings = {
+    created_at: Math.floor(Date.now() / 1000),
+    size: `${plan.width}x${plan.height}`,
+    quality: plan.quality,
+    background: plan.transparent ? 'transparent' : 'opaque',
+    output_format: 'png',
+  };
+  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data, ...settings })}\n\n`);
+  let partialIndex = 0;
+  for (let index = 0; index < plan.count; index += 1) {
+    for (let partial = 0; partial < (plan.stream?.partials ?? 0); partial += 1) {
+      const draft = generatedPng({ ...plan, prompt: `${plan.prompt}\u0000draft ${partial}` }, index);
+      send('image_generation.partial_image', { b64_json: draft.toString('base64'), partial_image_index: partialIndex });
+      partialIndex += 1;
+      await sleep(STREAM_STEP_MS);
+    }
+    send('image_generation.completed', { b64_json: generatedPng(plan, index).toString('base64'), ...(withUsage && { usage: usageOf(plan) }) });
+  }
+  res.end();
 }
 
 /** `GET /v1/images/files/{name}`: a picture an earlier `url` reply named; 404 once forgotten. */

@@ -4,15 +4,15 @@ import type { OperationAdapter, OperationAdapterLookup } from './operation-adapt
 import type { RerankAsk, RerankResult } from '../core/rerank.js';
 import { openAiEmbeddingsAdapter } from './openai/embeddings.js';
 import { openAiImagesAdapter } from './openai/images.js';
-import type { ImagesAsk, ImagesResult } from '../core/images.js';
+import type { ImagesAsk, ImagesResult, PartialImage } from '../core/images.js';
 import { openAiTranscriptionsAdapter } from './openai/transcriptions.js';
 import type { TranscriptionAsk, TranscriptionResult } from '../core/transcription.js';
 import { cohereRerankAdapter } from './cohere/rerank.js';
 import { openAiRerankAdapter } from './openai/rerank.js';
 
-type AdapterTable<Ask, Result> = Partial<Record<UpstreamApi, OperationAdapter<Ask, Result>>>;
+type AdapterTable<Ask, Result, Piece> = Partial<Record<UpstreamApi, OperationAdapter<Ask, Result, Piece>>>;
 
-function lookup<Ask, Result>(table: AdapterTable<Ask, Result>): OperationAdapterLookup<Ask, Result> {
+function lookup<Ask, Result, Piece = never>(table: AdapterTable<Ask, Result, Piece>): OperationAdapterLookup<Ask, Result, Piece> {
   return (attempt) => table[attempt.endpoint.provider.api];
 }
 
@@ -22,8 +22,8 @@ export const embeddingsAdapters = lookup<EmbeddingsAsk, EmbeddingsResult>({ open
 /** Rerank adapters by wire format: Cohere-style `/v2/rerank`, or an OpenAI-compatible server's `/rerank`. */
 export const rerankAdapters = lookup<RerankAsk, RerankResult>({ cohere: cohereRerankAdapter, openai: openAiRerankAdapter });
 
-/** Image-generation adapters by wire format: OpenAI's `/images/generations`. */
-export const imagesAdapters = lookup<ImagesAsk, ImagesResult>({ openai: openAiImagesAdapter });
+/** Image-generation adapters by wire format: OpenAI's `/images/generations`, streamed where the endpoint declares it. */
+export const imagesAdapters = lookup<ImagesAsk, ImagesResult, PartialImage>({ openai: openAiImagesAdapter });
 
 /** Transcription adapters by wire format: OpenAI's multipart `/audio/transcriptions`. */
 export const transcriptionsAdapters = lookup<TranscriptionAsk, TranscriptionResult>({ openai: openAiTranscriptionsAdapter });

@@ -49,6 +49,14 @@ beforeAll(async () => {
           imageEndpoint('sim-b', 'image', { reference_inputs: { image: { formats: ['png', 'jpeg'], max_count: 2, max_bytes: 100_000 } } }),
         ],
       },
+      { id: 'acme/paint-stream', endpoints: [imageEndpoint('sim-b', 'image', { supported_parameters: ['partial_images'] })] },
+      {
+        id: 'acme/paint-stream-failover',
+        endpoints: [
+          imageEndpoint('sim-a', 'image;error=500', { supported_parameters: ['partial_images'], pricing: { image_output: '0.001' } }),
+          imageEndpoint('sim-b', 'image', { supported_parameters: ['partial_images'] }),
+        ],
+      },
       { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] },
     ],
   });
@@ -122,7 +130,8 @@ describe('POST /images/generations with the official openai client', () => {
       [{ model: 'acme/paint', prompt: 'x', size: 'big' }, 'size'],
       [{ model: 'acme/paint', prompt: '' }, 'prompt'],
       [{ model: 'acme/paint', prompt: 'x', output_compression: 101 }, 'output_compression'],
-      [{ model: 'acme/paint', prompt: 'x', stream: true }, 'stream'],
+      [{ model: 'acme/paint', prompt: 'x', stream: 'yes' }, 'stream'],
+      [{ model: 'acme/paint', prompt: 'x', stream: true, partial_images: 4 }, 'partial_images'],
     ] as const) {
       const reply = await send(harness, { path: '/images/generations', method: 'POST', body });
       expect(reply.status, JSON.stringify(body)).toBe(400);
@@ -222,5 +231,72 @@ describe('reference pictures (input_references)', () => {
       expect((reply.json as ErrorEnvelope).error.message).toContain(reason);
     }
     expect(await accountMoney(harness)).toEqual(before);
+  });
+});
+
+describe('streaming partial pictures (stream: true)', () => {
+  interface StreamEvent { type: string; b64_json?: string; partial_image_index?: number; usage?: { cost: number; output_tokens?: number } }
+
+  it('an endpoint declaring partial_images streams them, then the picture with the call\'s usage and exact cost (openai client)', async () => {
+    const before = await accountMoney(harness);
+    const { data: stream, response } = await client.images.generate({ model: 'acme/paint-stream', prompt: 'a tide', size: '256x256', stream: true, partial_images: 2 }).withResponse();
+    const events: StreamEvent[] = [];
+    for await (const event of stream) events.push(event as StreamEvent);
+    expect(events.map((event) => event.type)).toEqual(['image_generation.partial_image', 'image_generation.partial_image', 'image_generation.completed']);
+    expect(events.map((event) => event.partial_image_index)).toEqual([0, 1, undefined]);
+    const completed = events[2];
+    expect(imageSize(Buffer.from(completed?.b64_json ?? '', 'base64'))).toMatchObject({ width: 256, height: 256 });
+    expect(response.headers.get('x-provider-name')).toBe('Sim B');
+    const record = await recordOf(response.headers.get('x-generation-id') ?? '');
+    expect(record.status).toBe('success');
+    expect(parseUsd(String(completed?.usage?.cost))).toBe(parseUsd(record.cost_usd));
+    const after = await accountMoney(harness);
+    expect(before.balance - after.balance).toBe(parseUsd(record.cost_usd));
+    expect(after.reserved).toBe(0n);
+  });
+
+  it('an endpoint that does not stream answers whole: the stream is its pictures, billed the same', async () => {
+    const stream = await client.images.generate({ model: 'acme/paint', prompt: 'a tide', size: '256x256', n: 2, stream: true, partial_images: 3 });
+    const events: StreamEvent[] = [];
+    for await (const event of stream) events.push(event as StreamEvent);
+    expect(events.map((event) => event.type)).toEqual(['image_generation.completed', 'image_generation.completed']);
+    expect(events[0]?.usage?.cost).toBeGreaterThan(0);
+  });
+
+  it('fails over past an endpoint failing before its first event', async () => {
+    const { data: stream, response } = await client.images.generate({ model: 'acme/paint-stream-failover', prompt: 'a tide', size: '256x256', stream: true, partial_images: 1 }).withResponse();
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    expect(types).toEqual(['image_generation.partial_image', 'image_generation.completed']);
+    expect(response.headers.get('x-provider-name')).toBe('Sim B');
+  });
+
+  it('the hosted marketplace\'s shape with @openrouter/sdk: partial pictures, then the picture with its media type and cost', async () => {
+    const sdk = new OpenRouter({ serverURL: harness.baseUrl, apiKey: harness.key, retryConfig: { strategy: 'none' } });
+    const reply = await sdk.images.generate({ imageGenerationRequest: { model: 'acme/paint-stream', prompt: 'a tide', size: '256x256', stream: true } });
+    if ('data' in reply) throw new Error('a whole reply came back');
+    const events: Array<{ type: string; mediaType?: string; usage?: { cost?: number | null } }> = [];
+    for await (const event of reply) events.push(event as (typeof events)[number]);
+    expect(events.map((event) => event.type)).toEqual(['image_generation.completed']);
+    expect(events[0]?.mediaType).toBe('image/png');
+    expect(events[0]?.usage?.cost).toBeGreaterThan(0);
+    const raw = await send(harness, { path: '/images', body: { model: 'acme/paint-stream', prompt: 'a tide', size: '256x256', stream: true, partial_images: 1 } });
+    expect(raw.headers.get('content-type')).toContain('text/event-stream');
+    expect(raw.text.trim().endsWith('data: [DONE]')).toBe(true);
+    expect(raw.text).toContain('"type":"image_generation.partial_image"');
+  });
+
+  it('a picture given only as a URL cannot be streamed: an error event, charging nothing; partial_images without stream is refused', async () => {
+    const before = await accountMoney(harness);
+    const stream = await client.images.generate({ model: 'acme/paint-url', prompt: 'a tide', size: '256x256', stream: true });
+    await expect((async () => {
+      for await (const event of stream) void event;
+    })()).rejects.toThrow(/only as a URL/);
+    expect(await accountMoney(harness)).toEqual(before);
+    const unstreamed = await send(harness, { path: '/images/generations', body: { model: 'acme/paint', prompt: 'x', partial_images: 2 } });
+    expect(unstreamed.status).toBe(400);
+    expect((unstreamed.json as ErrorEnvelope).error.message).toMatch(/^partial_images: /);
+    const asUrl = await send(harness, { path: '/images/generations', body: { model: 'acme/paint', prompt: 'x', stream: true, response_format: 'url' } });
+    expect(asUrl.status).toBe(400);
   });
 });

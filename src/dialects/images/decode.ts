@@ -10,6 +10,7 @@ import type { ImageGenerationsRequestBody, ImagesRequestBody } from './schema.js
 
 /** POST /images/generations → the routing request (with what the image envelopes must admit), the planner's facts and the core ask. */
 export function decodeImageGenerationsRequest(body: ImageGenerationsRequestBody, headers: HeaderBag): DecodedOperation<ImagesAsk> {
+  if (body.stream === true && body.response_format === 'url') throw invalidRequest('response_format', 'a streamed picture is sent as its bytes: url cannot be streamed');
   const ask: ImagesAsk = { prompt: body.prompt, n: body.n ?? 1, references: [], responseFormat: body.response_format ?? 'b64_json' };
   if (body.size !== undefined && body.size !== 'auto') ask.size = body.size;
   return decoded(body, headers, ask);
@@ -42,6 +43,9 @@ function referenceOf(url: string, index: number): ImageReference {
 }
 
 function decoded(body: ImageGenerationsRequestBody | ImagesRequestBody, headers: HeaderBag, ask: ImagesAsk): DecodedOperation<ImagesAsk> {
+  if (body.partial_images !== undefined && body.stream !== true) throw invalidRequest('partial_images', 'only with stream: true');
+  if (body.stream === true) ask.stream = true;
+  if (body.partial_images !== undefined) ask.partialImages = body.partial_images;
   if (body.quality !== undefined) ask.quality = body.quality;
   if (body.background !== undefined) ask.background = body.background;
   if (body.output_format !== undefined) ask.outputFormat = body.output_format;

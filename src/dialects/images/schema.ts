@@ -1,13 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IdentifierString, ProviderPreferencesSchema } from '../shared/routing-schema.js';
 
+const STREAM = 'Answer as an event stream: partial pictures where the endpoint streams them (it declares `partial_images`), then each picture with the usage and cost';
+const PARTIAL_IMAGES = 'With `stream`: at most this many partial pictures before each one is done (0 to 3; an endpoint may send fewer)';
+
 /** `WxH` in pixels, or `auto`. */
 const Size = Type.String({ pattern: '^(auto|[1-9][0-9]{0,4}x[1-9][0-9]{0,4})$', description: 'WxH in pixels (e.g. 1024x1024), or auto' });
 
 /**
  * The body of POST /images/generations, in OpenAI's shape, so its official client's
  * `images.generate` works unmodified. `provider` is this gateway's routing preferences; `moderation`
- * and `style` are accepted and not forwarded. Streaming partial pictures is not offered.
+ * and `style` are accepted and not forwarded.
  */
 export const ImageGenerationsRequestSchema = Type.Object(
   {
@@ -21,7 +24,8 @@ export const ImageGenerationsRequestSchema = Type.Object(
     output_compression: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
     response_format: Type.Optional(Type.Union([Type.Literal('b64_json'), Type.Literal('url')])),
     seed: Type.Optional(Type.Integer()),
-    stream: Type.Optional(Type.Literal(false, { description: 'Partial pictures are not streamed: only false is accepted' })),
+    stream: Type.Optional(Type.Boolean({ description: STREAM })),
+    partial_images: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: PARTIAL_IMAGES })),
     user: Type.Optional(IdentifierString),
     provider: Type.Optional(ProviderPreferencesSchema),
   },
@@ -38,7 +42,7 @@ const TIERS = ['512', '1K', '2K', '4K'];
  * The body of POST /images, in the hosted marketplace's shape (its `@openrouter/sdk` types it):
  * `size` is explicit pixels (`WxH`, authoritative) or a resolution tier; `aspect_ratio` and
  * `resolution` are normalized and become each endpoint's own declared size. Reference pictures are
- * image parts. Partial pictures are not streamed.
+ * image parts.
  */
 export const ImagesRequestSchema = Type.Object(
   {
@@ -57,7 +61,8 @@ export const ImagesRequestSchema = Type.Object(
       type: Type.Literal('image_url'),
       image_url: Type.Object({ url: Type.String({ minLength: 1 }) }),
     }), { maxItems: 16 })),
-    stream: Type.Optional(Type.Literal(false, { description: 'Partial pictures are not streamed: only false is accepted' })),
+    stream: Type.Optional(Type.Boolean({ description: STREAM })),
+    partial_images: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, description: PARTIAL_IMAGES })),
     session_id: Type.Optional(Type.String({ maxLength: 256 })),
     user: Type.Optional(IdentifierString),
     provider: Type.Optional(ProviderPreferencesSchema),

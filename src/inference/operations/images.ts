@@ -1,10 +1,11 @@
 import { computeImageCost } from '../../billing/operation-pricing.js';
-import type { ImagesAsk, ImagesResult } from '../../core/images.js';
+import type { ImagesAsk, ImagesResult, PartialImage } from '../../core/images.js';
 import { measurePictures, type PictureMeasure } from '../../core/media-measure.js';
 import { GatewayError } from '../../core/errors.js';
 import { encodeImageGenerationsReply, encodeImagesReply } from '../../dialects/images/encode.js';
+import { imageGenerationsStream, imagesStream } from '../../dialects/images/encode-stream.js';
 import { imagesAdapters } from '../../upstream/operation-registry.js';
-import type { OperationBinding } from '../operation-binding.js';
+import type { OperationBinding, OperationStreamBinding } from '../operation-binding.js';
 
 const measured = new WeakMap<ImagesResult, PictureMeasure | null>();
 
@@ -18,12 +19,29 @@ function measure(result: ImagesResult): PictureMeasure | undefined {
   return read ?? undefined;
 }
 
+/** A picture given only as a URL where the reply must carry bytes: the provider's failure (502), charged nothing. */
+function urlRefusal(result: ImagesResult, instead: string): GatewayError | undefined {
+  return result.images.some((image) => image.kind === 'url')
+    ? new GatewayError('provider_failed', `The provider returned a picture only as a URL, which this reply cannot carry as bytes; ${instead}`)
+    : undefined;
+}
+
+/**
+ * With `stream: true`: partial pictures where the endpoint streams them, then each picture. A stream
+ * carries bytes only, so pictures given only as URLs are refused as on POST /images.
+ */
+const streamed: Pick<OperationStreamBinding<ImagesAsk, ImagesResult, PartialImage>, 'streamed' | 'execute' | 'refuse'> = {
+  streamed: (ask) => ask.stream === true,
+  execute: (executor, ask, plan, signal) => executor.unaryStream(ask, plan, signal, imagesAdapters),
+  refuse: (result) => urlRefusal(result, 'a streamed reply carries bytes only'),
+};
+
 /**
  * Image generation: one call, billed by rule 13 at the serving endpoint's prices (per picture, per
  * megapixel read from the bytes, per output token as reported); the record keeps the counts and the
  * megapixels, and the endpoint's render timing the megapixels, sizes and seconds of each render.
  */
-export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult> = {
+export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult, PartialImage> = {
   execute: (executor, ask, plan, signal) => executor.unary(ask, plan, signal, imagesAdapters),
   recorded: (result) => {
     const megapixels = measure(result)?.megapixels;
@@ -51,6 +69,7 @@ export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult
     return pictures && { megapixels: Number(pictures.megapixels), sizes: pictures.sizes };
   },
   encode: encodeImageGenerationsReply,
+  stream: { ...streamed, ...imageGenerationsStream },
 };
 
 /**
@@ -58,10 +77,9 @@ export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult
  * only: pictures the endpoint gave only as URLs are refused as a provider error (502), recorded
  * with their counts and charged nothing.
  */
-export const imagesOperation: OperationBinding<ImagesAsk, ImagesResult> = {
+export const imagesOperation: OperationBinding<ImagesAsk, ImagesResult, PartialImage> = {
   ...imageGenerationsOperation,
-  refuse: (result) => result.images.some((image) => image.kind === 'url')
-    ? new GatewayError('provider_failed', 'The provider returned a picture only as a URL, which this route cannot answer with its bytes; POST /images/generations returns URLs')
-    : undefined,
+  refuse: (result) => urlRefusal(result, 'POST /images/generations returns URLs'),
   encode: encodeImagesReply,
+  stream: { ...streamed, ...imagesStream },
 };

@@ -1,10 +1,17 @@
-import { sizeFor, type GeneratedImage, type ImageReference, type ImagesAsk, type ImagesResult, type ImagesUsage } from '../../core/images.js';
+import { sizeFor, type GeneratedImage, type ImageReference, type ImagesAsk, type ImagesResult, type ImagesUsage, type PartialImage } from '../../core/images.js';
 import type { PlannedAttempt } from '../../core/plan.js';
 import type { UpstreamRequest } from '../types.js';
 import { bearerJsonHeaders } from '../bearer-headers.js';
-import { arrayOf, countOf, isPlainObject, objectOf, stringOf } from '../json-guards.js';
+import { arrayOf, countOf, isPlainObject, objectOf, parseJson, stringOf } from '../json-guards.js';
 import { decodeOpenAiHttpError } from './error.js';
-import { notServedFailure, unreadableReply, type OperationAdapter, type OperationReply } from '../operation-adapter.js';
+import {
+  notServedFailure,
+  unreadableReply,
+  type OperationAdapter,
+  type OperationReply,
+  type OperationStreamDecoder,
+  type OperationStreamEvent,
+} from '../operation-adapter.js';
 
 /**
  * Image generation over OpenAI's `/images/generations` (gpt-image and DALL·E style replies, and the
@@ -13,11 +20,69 @@ import { notServedFailure, unreadableReply, type OperationAdapter, type Operatio
  * (`b64_json`) or URLs, with their format from `output_format` (PNG where none is named); a provider
  * may return fewer than asked, never more.
  */
-export const openAiImagesAdapter: OperationAdapter<ImagesAsk, ImagesResult> = {
+export const openAiImagesAdapter: OperationAdapter<ImagesAsk, ImagesResult, PartialImage> = {
   buildRequest: buildImagesRequest,
   decodeReply: decodeImagesReply,
   decodeError: (status, bodyText, headers) => notServedFailure('image generation', status, bodyText) ?? decodeOpenAiHttpError(status, bodyText, headers),
+  streaming: {
+    // only an endpoint declaring `partial_images` is asked to stream; any other answers whole
+    streams: (ask, attempt) => ask.stream === true && attempt.endpoint.supportedParameters.has('partial_images'),
+    buildStreamRequest: (ask, attempt) => {
+      const request = buildImagesRequest(ask, attempt);
+      request.body.stream = true;
+      if (ask.partialImages !== undefined) request.body.partial_images = ask.partialImages;
+      return request;
+    },
+    createStreamDecoder: (ask) => new ImagesStreamDecoder(ask),
+  },
 };
+
+/**
+ * OpenAI's image event stream: `image_generation.partial_image` events (pieces, as they come), then
+ * one `image_generation.completed` per picture with the bytes and the request's usage, or an
+ * `error` event. The result is the completed pictures with the last usage reported.
+ */
+class ImagesStreamDecoder implements OperationStreamDecoder<ImagesResult, PartialImage> {
+  readonly #images: GeneratedImage[] = [];
+  #usage: ImagesUsage = {};
+
+  constructor(private readonly ask: ImagesAsk) {}
+
+  frame(data: string): OperationStreamEvent<ImagesResult, PartialImage>[] {
+    const json = objectOf(parseJson(data));
+    const mediaType = MEDIA_TYPES[stringOf(json?.output_format) ?? 'png'];
+    const base64 = stringOf(json?.b64_json);
+    switch (json?.type) {
+      case 'image_generation.partial_image': {
+        const index = countOf(json.partial_image_index);
+        if (!base64 || !mediaType || index === undefined) return [unreadable(data)];
+        return [{ type: 'piece', piece: { base64, mediaType, index } }];
+      }
+      case 'image_generation.completed': {
+        if (!base64 || !mediaType || this.#images.length === this.ask.n) return [unreadable(data)];
+        this.#images.push({ kind: 'data', base64, mediaType });
+        const usage = objectOf(json.usage);
+        if (usage) this.#usage = usageOf(usage);
+        return [];
+      }
+      case 'error': {
+        const error = objectOf(json.error);
+        return [{ type: 'error', failure: { kind: 'incomplete', retryable: true, providerMessage: stringOf(error?.message) ?? 'The provider\'s stream failed', raw: data } }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  end(): OperationStreamEvent<ImagesResult, PartialImage>[] {
+    if (this.#images.length === 0) return [{ type: 'error', failure: { kind: 'incomplete', retryable: true, providerMessage: 'The provider\'s stream ended before a picture was completed' } }];
+    return [{ type: 'result', result: { images: this.#images, usage: this.#usage } }];
+  }
+}
+
+function unreadable(data: string): OperationStreamEvent<ImagesResult, PartialImage> {
+  return { type: 'error', failure: { kind: 'protocol', retryable: true, providerMessage: 'The provider sent an unreadable image event', raw: data } };
+}
 
 function buildImagesRequest(ask: ImagesAsk, attempt: PlannedAttempt): UpstreamRequest {
   const { endpoint } = attempt;

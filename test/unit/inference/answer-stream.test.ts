@@ -110,6 +110,9 @@ class ScriptedExecutor implements InferenceExecutor {
   unary(): never {
     throw new Error('not scripted');
   }
+  unaryStream(): never {
+    throw new Error('not scripted');
+  }
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {

@@ -29,4 +29,7 @@ export class AnsweringExecutor implements InferenceExecutor {
   unary(): never {
     throw new Error('not scripted');
   }
+  unaryStream(): never {
+    throw new Error('not scripted');
+  }
 }

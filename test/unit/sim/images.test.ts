@@ -81,12 +81,30 @@ describe('POST /v1/images/generations', () => {
     ['output_compression', { output_compression: 80 }],
     ['quality', { quality: 'ultra' }],
     ['response_format', { response_format: 'file' }],
-    ['stream', { stream: true }],
+    ['stream', { stream: 'yes' }],
+    ['partial_images', { stream: true, partial_images: 4 }],
     ['prompt', { prompt: '' }],
   ])('an unusable value is refused with 400 naming %s', async (param, member) => {
     const { status, json } = await post({ model: 'image', prompt: 'x', ...member });
     expect(status).toBe(400);
     expect(json.error?.param).toBe(param);
+  });
+
+  test('stream: partial pictures, then each picture with the call\'s usage, as OpenAI\'s client reads them; dall-e refuses it', async () => {
+    const stream = await client.images.generate({ model: 'image', prompt: 'x', size: '64x32', n: 2, stream: true, partial_images: 2 });
+    const events: Array<{ type: string; partial_image_index?: number; b64_json: string; usage?: unknown }> = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((event) => event.type)).toEqual([
+      'image_generation.partial_image', 'image_generation.partial_image', 'image_generation.completed',
+      'image_generation.partial_image', 'image_generation.partial_image', 'image_generation.completed',
+    ]);
+    expect(events.filter((event) => event.type === 'image_generation.partial_image').map((event) => event.partial_image_index)).toEqual([0, 1, 2, 3]);
+    const whole = await client.images.generate({ model: 'image', prompt: 'x', size: '64x32', n: 2 });
+    expect(events[2]?.b64_json).toBe(whole.data?.[0]?.b64_json);
+    expect(events[0]?.b64_json).not.toBe(events[2]?.b64_json);
+    expect(events[5]?.usage).toEqual(whole.usage);
+    const refused = await post({ model: 'dall-e-3', prompt: 'x', stream: true });
+    expect([refused.status, refused.json.error?.param]).toEqual([400, 'stream']);
   });
 
   test('behaviours: error before any byte, a slow answer, refusal of a parameter, no usage', async () => {
