@@ -50,7 +50,7 @@ const DEMO_OPERATION_MODELS = [
       max_completion_tokens: 8192,
       input_modalities: ['text'],
       output_modalities: ['image'],
-      supported_parameters: [],
+      supported_parameters: ['partial_images'],
       pricing: { prompt: '0.000005', image_output: '0.01', image_megapixel: '0.005', image_output_token: '0.00001' },
       image_envelope: { sizes: ['256x256', '512x512', '1024x1024', '1024x1536', '1536x1024'], formats: ['png'], max_images: 4 },
       render_parameters: { image: { quality: { type: 'string', enum: ['low', 'medium', 'high'] }, background: { type: 'string', enum: ['opaque', 'transparent'] } } },

@@ -100,3 +100,41 @@ describe('OpenAI images adapter', () => {
     if (!refused.ok) expect(refused.failure).toMatchObject({ status: 400 });
   });
 });
+
+describe('the OpenAI image event stream', () => {
+  const streaming = openAiImagesAdapter.streaming;
+  if (!streaming) throw new Error('the adapter does not stream');
+  const frame = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, output_format: 'png', ...data });
+
+  test('is asked only of an endpoint declaring partial_images, with stream and the partial count', () => {
+    expect(streaming.streams({ ...ASK, stream: true }, attempt())).toBe(false);
+    const declaring = catalogueOf([model('acme/paint', [endpoint('alpha', { upstream_model: 'image', output_modalities: ['image'], supported_parameters: ['partial_images'] })])]);
+    const found = declaring.endpoints.get('alpha/acme/paint');
+    const owner = declaring.models.get('acme/paint');
+    if (!found || !owner) throw new Error('no endpoint');
+    const streamed = { model: owner, modelId: owner.id, endpoint: found, promptTokens: 0, heldCeiling: 0 };
+    expect(streaming.streams({ ...ASK, stream: true }, streamed)).toBe(true);
+    expect(streaming.streams(ASK, streamed)).toBe(false);
+    expect(streaming.buildStreamRequest({ ...ASK, stream: true, partialImages: 2 }, streamed).body).toMatchObject({ stream: true, partial_images: 2, n: 2 });
+  });
+
+  test('partial pictures are pieces; completed pictures and the last usage are the result at the end', () => {
+    const decoder = streaming.createStreamDecoder(ASK);
+    expect(decoder.frame(frame('image_generation.partial_image', { b64_json: 'AAAA', partial_image_index: 0 }))).toEqual([{ type: 'piece', piece: { base64: 'AAAA', mediaType: 'image/png', index: 0 } }]);
+    expect(decoder.frame(frame('image_generation.completed', { b64_json: 'BBBB', usage: { input_tokens: 5, output_tokens: 272 } }))).toEqual([]);
+    expect(decoder.frame(frame('image_generation.completed', { b64_json: 'CCCC', usage: { input_tokens: 5, output_tokens: 544 } }))).toEqual([]);
+    expect(decoder.end()).toEqual([{
+      type: 'result',
+      result: { images: [{ kind: 'data', base64: 'BBBB', mediaType: 'image/png' }, { kind: 'data', base64: 'CCCC', mediaType: 'image/png' }], usage: { inputTokens: 5, outputTokens: 544 } },
+    }]);
+  });
+
+  test('an error event, a malformed event, more pictures than asked, or no picture at all fail the attempt', () => {
+    expect(streaming.createStreamDecoder(ASK).frame(JSON.stringify({ type: 'error', error: { message: 'overloaded' } }))).toMatchObject([{ type: 'error', failure: { providerMessage: 'overloaded' } }]);
+    expect(streaming.createStreamDecoder(ASK).frame(frame('image_generation.partial_image', { b64_json: 'AAAA' }))).toMatchObject([{ type: 'error', failure: { kind: 'protocol' } }]);
+    const greedy = streaming.createStreamDecoder({ ...ASK, n: 1 });
+    greedy.frame(frame('image_generation.completed', { b64_json: 'BBBB' }));
+    expect(greedy.frame(frame('image_generation.completed', { b64_json: 'CCCC' }))).toMatchObject([{ type: 'error' }]);
+    expect(streaming.createStreamDecoder(ASK).end()).toMatchObject([{ type: 'error', failure: { kind: 'incomplete' } }]);
+  });
+});
