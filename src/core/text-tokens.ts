@@ -66,14 +66,17 @@ function countWindow(text: string, start: number, units: number): { tokens: numb
   let tokens = 0;
   let batchStart = 0;
   let stop = window.length;
+  let previous = 0;
   for (const match of window.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
     const piece = match[0];
     const at = match.index;
     const open = !last && at + piece.length === window.length;
     if (open && at > 0) {
-      stop = at;
+      // the piece before may also end otherwise once more text follows (`it'` + `s` is one piece `it's`)
+      stop = Math.max(previous, batchStart) > 0 ? Math.max(previous, batchStart) : at;
       break;
     }
+    previous = at;
     if (piece.length <= LONG_PIECE && !open) continue;
     if (at > batchStart) tokens += countPiece(window.slice(batchStart, at));
     tokens += countSlices(piece);

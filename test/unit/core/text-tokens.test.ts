@@ -31,6 +31,14 @@ describe('countTextTokens', () => {
     });
   });
 
+  it('counts exactly wherever a window ends: a piece that more text would lengthen (it\' + s) is left to the next window', () => {
+    // the window is 512 code units: shift the text by one unit at a time across its end
+    for (let shift = 0; shift < 12; shift += 1) {
+      const text = `${'x '.repeat(250)}${' '.repeat(shift)}it's and they're here, ok`;
+      expect({ shift, tokens: countLeadingTokens(text, Number.POSITIVE_INFINITY).tokens }).toEqual({ shift, tokens: countTokens(text, PLAIN) });
+    }
+  });
+
   it('counts a 1 MB run of one character in slices of LONG_PIECE, in time linear in its length', () => {
     expect(countTextTokens('a'.repeat(1_048_576))).toBe((1_048_576 / LONG_PIECE) * countTokens('a'.repeat(LONG_PIECE)));
   });
