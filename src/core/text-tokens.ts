@@ -58,7 +58,8 @@ export function countLeadingTokens(text: string, maxBytes: number): LeadingCount
 /**
  * One window of `units` code units from `start`: pre-tokens of at most LONG_PIECE units are counted
  * together, longer ones in slices. A pre-token reaching the window's end may go on past it, so it is
- * left to the next window, unless it fills the whole window (a long run, sliced here).
+ * left to the next window (with the word before it when it begins with an apostrophe: `it'` and `s`
+ * are one pre-token), unless it fills the whole window (a long run, sliced here).
  */
 function countWindow(text: string, start: number, units: number): { tokens: number; end: number } {
   const last = start + units >= text.length;
@@ -72,8 +73,8 @@ function countWindow(text: string, start: number, units: number): { tokens: numb
     const at = match.index;
     const open = !last && at + piece.length === window.length;
     if (open && at > 0) {
-      // the piece before may also end otherwise once more text follows (`it'` + `s` is one piece `it's`)
-      stop = Math.max(previous, batchStart) > 0 ? Math.max(previous, batchStart) : at;
+      // an apostrophe may end the word before it once more text follows (`it'` + `s` is one piece `it's`)
+      stop = piece.startsWith("'") && previous > batchStart ? previous : at;
       break;
     }
     previous = at;
