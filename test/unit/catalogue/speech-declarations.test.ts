@@ -1,23 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { validateCatalogue } from '../../../src/catalogue/catalogue-schema.js';
 import { loadCatalogueFile } from '../../../src/catalogue/loader.js';
-import type { EndpointEntry } from '../../../src/catalogue/types.js';
-import { catalogueDocument, endpointDocument, providerDocument, validCatalogue } from '../../fixtures/catalogue/documents.js';
+import { catalogueDocument, endpointDocument, providerDocument, endpointProblems as problemsOf, loadedEndpoint as endpointOf } from '../../fixtures/catalogue/documents.js';
 
 const at = 'models[0].endpoints[0]';
 const speaks = { output_modalities: ['speech'] };
 const envelope = { voices: ['alloy'], codecs: ['mp3'] };
-
-function problemsOf(extra: Record<string, unknown>): string[] {
-  const result = validateCatalogue(catalogueDocument([endpointDocument(extra)]), 0);
-  return result.ok ? [] : result.problems.map((problem) => `${problem.path}: ${problem.message}`);
-}
-
-function endpointOf(extra: Record<string, unknown>): EndpointEntry {
-  const endpoint = validCatalogue(catalogueDocument([endpointDocument(extra)])).endpoints.get('sim-alpha/acme/chat');
-  if (!endpoint) throw new Error('endpoint missing');
-  return endpoint;
-}
 
 describe('speech declarations', () => {
   test('an endpoint declaring none produces no speech and clones no voice', () => {
