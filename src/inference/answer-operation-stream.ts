@@ -28,6 +28,8 @@ export async function* answerOperationStream<Ask, Result, Piece>(
 ): AsyncGenerator<StreamPart> {
   const state = new CallState(prepared, true);
   const upstream = attemptSignal(prepared.call);
+  const { observer } = prepared.call;
+  let opened = false;
   try {
     let answer: Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>;
     try {
@@ -41,6 +43,8 @@ export async function* answerOperationStream<Ask, Result, Piece>(
     }
     state.answered(services.samples, answer);
     const meta = state.replyMeta(answer.attempt);
+    observer.streamOpened();
+    opened = true;
     yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
     let result: Result | undefined;
     let failure: GatewayError | undefined;
@@ -79,5 +83,6 @@ export async function* answerOperationStream<Ask, Result, Piece>(
     yield { type: 'text', text: stream.result(settled, meta, ask, cost) };
   } finally {
     upstream.release();
+    if (opened) observer.streamClosed(state.firstContentMs);
   }
 }
