@@ -224,3 +224,20 @@ export async function accountMoney(harness: Harness, accountId = harness.account
     .executeTakeFirstOrThrow();
   return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
 }
+
+/** A generation record as `GET /generation` shows it to its account (the members the media tests read). */
+export interface GenerationView {
+  status: string;
+  provider_name: string | null;
+  tokens_prompt: number | null;
+  tokens_completion: number | null;
+  cost_usd: string;
+  cost_lines: Array<{ key: string; quantity: string; amount_usd: string | null }>;
+}
+
+/** The generation `id` of the harness' account, read through `GET /generation`. */
+export async function generationRecord(harness: Harness, id: string): Promise<GenerationView> {
+  const reply = await send(harness, { path: `/generation?id=${id}` });
+  if (reply.status !== 200) throw new Error(`GET /generation?id=${id} answered ${reply.status}: ${reply.text}`);
+  return (reply.json as { data: GenerationView }).data;
+}

@@ -5,7 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsd } from '../../src/billing/money.js';
 import { generatedPng } from '../../src/sim/images-route.js';
-import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
+import { accountMoney, generationRecord, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
 
 const PRICES = { prompt: '0.000005', image_output: '0.04', image_megapixel: '0.0123', image_output_token: '0.00004' };
 
@@ -65,18 +65,6 @@ beforeAll(async () => {
 
 afterAll(async () => harness?.close());
 
-interface CostLine {
-  key: string;
-  quantity: string;
-  amount: string | null;
-}
-
-async function recordOf(id: string): Promise<{ cost_usd: string; cost_lines?: CostLine[]; provider_name: string | null; tokens_prompt: number | null; tokens_completion: number | null; status: string }> {
-  const reply = await send(harness, { path: `/generation?id=${id}` });
-  expect(reply.status).toBe(200);
-  return (reply.json as { data: Awaited<ReturnType<typeof recordOf>> }).data;
-}
-
 describe('POST /images/generations with the official openai client', () => {
   it('renders the pictures asked, of the size asked, and bills each by rule 13 exactly: per picture, per megapixel read from the bytes, per output token', async () => {
     const before = await accountMoney(harness);
@@ -91,7 +79,7 @@ describe('POST /images/generations with the official openai client', () => {
     const megapixels = '0.262144'; // two pictures of 512×256
     const expected = parseUsd(PRICES.prompt) * BigInt(usage.input_tokens) + parseUsd(PRICES.image_output) * 2n
       + parseUsd('0.0032243712') /* 0.0123 × 0.262144 */ + parseUsd(PRICES.image_output_token) * BigInt(usage.output_tokens);
-    const record = await recordOf(generationId);
+    const record = await generationRecord(harness, generationId);
     expect(record).toMatchObject({ status: 'success', tokens_prompt: usage.input_tokens, tokens_completion: usage.output_tokens });
     expect(response.headers.get('x-provider-name')).toBe(record.provider_name);
     expect(parseUsd(record.cost_usd)).toBe(expected);
@@ -185,7 +173,7 @@ describe('POST /images with the official @openrouter/sdk client', () => {
     expect(urlOnly.status).toBe(502);
     expect((urlOnly.json as ErrorEnvelope).error.message).toContain('only as a URL');
     expect(await accountMoney(harness)).toEqual(before);
-    const recorded = await recordOf(urlOnly.headers.get('x-generation-id') ?? '');
+    const recorded = await generationRecord(harness, urlOnly.headers.get('x-generation-id') ?? '');
     expect(recorded).toMatchObject({ status: 'error', cost_usd: '0' });
     // while /images/generations hands the URL on
     const viaOpenAi = await client.images.generate({ model: 'acme/paint-url', prompt: 'x', response_format: 'url' });
@@ -208,7 +196,7 @@ describe('reference pictures (input_references)', () => {
     expect(referenced.status).toBe(200);
     expect(referenced.headers.get('x-provider-name')).toBe('Sim B');
     const usage = (referenced.json as { usage: { prompt_tokens: number; cost: number } }).usage;
-    const record = await recordOf(referenced.headers.get('x-generation-id') ?? '');
+    const record = await generationRecord(harness, referenced.headers.get('x-generation-id') ?? '');
     expect(record.tokens_prompt).toBe(usage.prompt_tokens);
     // the prompt's tokens and 85 for each of the two pictures
     expect(usage.prompt_tokens - (plain.json as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(170);
@@ -247,7 +235,7 @@ describe('streaming partial pictures (stream: true)', () => {
     const completed = events[2];
     expect(imageSize(Buffer.from(completed?.b64_json ?? '', 'base64'))).toMatchObject({ width: 256, height: 256 });
     expect(response.headers.get('x-provider-name')).toBe('Sim B');
-    const record = await recordOf(response.headers.get('x-generation-id') ?? '');
+    const record = await generationRecord(harness, response.headers.get('x-generation-id') ?? '');
     expect(record.status).toBe('success');
     expect(parseUsd(String(completed?.usage?.cost))).toBe(parseUsd(record.cost_usd));
     const after = await accountMoney(harness);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUsd } from '../../src/billing/money.js';
 import { encodeSilence } from '../../src/sim/speech-audio.js';
 import { buildWav } from '../../src/sim/wav-audio.js';
-import { accountMoney, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
+import { accountMoney, generationRecord, send, startHarness, type ErrorEnvelope, type Harness } from './harness.js';
 
 const LANGUAGES = ['en', 'fr', 'de'];
 
@@ -70,18 +70,6 @@ beforeAll(async () => {
 
 afterAll(async () => harness?.close());
 
-interface CostLine {
-  key: string;
-  quantity: string;
-  amount_usd: string | null;
-}
-
-async function recordOf(id: string): Promise<{ cost_usd: string; cost_lines: CostLine[]; provider_name: string | null; tokens_prompt: number | null; tokens_completion: number | null; status: string }> {
-  const reply = await send(harness, { path: `/generation?id=${id}` });
-  expect(reply.status).toBe(200);
-  return (reply.json as { data: Awaited<ReturnType<typeof recordOf>> }).data;
-}
-
 
 async function refusal(body: Record<string, unknown>): Promise<{ status: number; envelope: ErrorEnvelope }> {
   const reply = await send(harness, { path: '/audio/transcriptions', body });
@@ -107,7 +95,7 @@ describe('POST /audio/transcriptions with the official openai client', () => {
     expect(data.text.split(' ')).toHaveLength(10);
     expect(data.usage).toEqual({ type: 'duration', seconds: 4, cost: 0.0004 });
     expect(response.headers.get('x-provider-name')).toBe('Sim A');
-    const record = await recordOf(response.headers.get('x-generation-id') ?? '');
+    const record = await generationRecord(harness, response.headers.get('x-generation-id') ?? '');
     expect(record.cost_usd).toBe('0.0004');
     expect(record.cost_lines).toEqual([{ key: 'audio_second', quantity: '4.000000', amount_usd: '0.0004' }]);
     const after = await accountMoney(harness);
@@ -118,7 +106,7 @@ describe('POST /audio/transcriptions with the official openai client', () => {
   it('bills the exact seconds of the container, not the provider\'s rounded-up whole seconds', async () => {
     const { data, response } = await client.audio.transcriptions.create({ file: await toFile(buildWav(2.25), 'talk.wav'), model: 'acme/whisper' }).withResponse();
     expect(data.usage).toEqual({ type: 'duration', seconds: 2.25, cost: 0.000225 });
-    const record = await recordOf(response.headers.get('x-generation-id') ?? '');
+    const record = await generationRecord(harness, response.headers.get('x-generation-id') ?? '');
     expect(record.cost_lines).toEqual([{ key: 'audio_second', quantity: '2.250000', amount_usd: '0.000225' }]);
   });
 
@@ -130,7 +118,7 @@ describe('POST /audio/transcriptions with the official openai client', () => {
     expect(data.usage.total_tokens).toBe(input + output);
     const expected = parseUsd('0.0000025') * BigInt(input) + parseUsd('0.00001') * BigInt(output);
     expect(parseUsd(String((data.usage as unknown as { cost: number }).cost))).toBe(expected);
-    const record = await recordOf(response.headers.get('x-generation-id') ?? '');
+    const record = await generationRecord(harness, response.headers.get('x-generation-id') ?? '');
     expect(record.tokens_prompt).toBe(input);
     expect(record.tokens_completion).toBe(output);
     expect(record.cost_lines).toEqual([
