@@ -1,22 +1,24 @@
-/** Keeps the latest results in bench/README.md, between two marker comments. */
+/** Keeps the latest results in bench/README.md, each kind between two marker comments of its own. */
 import { readFile, writeFile } from 'node:fs/promises';
 
-const START = '<!-- bench-results:start -->';
-const END = '<!-- bench-results:end -->';
 const README = new URL('README.md', import.meta.url);
 
 /**
- * Replaces the results section of bench/README.md with `report`, keeping everything around it;
- * appends the section when the markers are missing.
+ * Replaces one results section of bench/README.md with `report`, keeping everything around it;
+ * appends the section under `heading` when its markers are missing.
  * @param {string} report Markdown
+ * @param {{ name?: string, heading?: string }} [section] the markers' name (`bench-results`) and the heading of a new section
  */
-export async function writeReadmeResults(report) {
+export async function writeReadmeResults(report, section = {}) {
+  const name = section.name ?? 'bench-results';
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
   const current = await readFile(README, 'utf8').catch(() => '# Benchmarks\n');
-  const section = `${START}\n${report}\n${END}`;
-  const from = current.indexOf(START);
-  const to = current.indexOf(END);
+  const block = `${start}\n${report}\n${end}`;
+  const from = current.indexOf(start);
+  const to = current.indexOf(end);
   const next = from >= 0 && to > from
-    ? current.slice(0, from) + section + current.slice(to + END.length)
-    : `${current.trimEnd()}\n\n## Latest results\n\n${section}\n`;
+    ? current.slice(0, from) + block + current.slice(to + end.length)
+    : `${current.trimEnd()}\n\n## ${section.heading ?? 'Latest results'}\n\n${block}\n`;
   await writeFile(README, next);
 }
