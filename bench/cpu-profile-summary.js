@@ -1,8 +1,41 @@
 /**
  * Where a V8 `.cpuprofile` (as written by `node --cpu-prof` or the inspector's Profiler) spent
- * its time, idle excluded: self time per function and per module, and the inclusive time of the
- * project's own functions (`dist/…`), which shows what each step of a request costs in total.
+ * its time, idle excluded: self time per function and per module, the inclusive time of the
+ * project's own functions (`dist/…`), which shows what each step of a request costs in total, and
+ * every sample put in one stage of a request's life (STAGES).
  */
+
+/**
+ * The stages of a request, each by the code that is its own; a sample belongs to the first stage
+ * one of its frames names, from the leaf up (a `JSON.parse` called by the SSE reader is the stream's,
+ * a SQLite step called by the ledger is the ledger's), Node's internals last (a socket write is the
+ * upstream call's when undici made it). Checked in this order.
+ */
+const STAGES = [
+  ['ledger and records (SQLite, billing, store)', /^(better-sqlite3|kysely|pg|pg-protocol)\/|^dist\/(billing|store)\//],
+  ['upstream call (undici, transport)', /^undici\/|^dist\/upstream\/transport/],
+  ['streams (SSE read, translate, write)', /^dist\/upstream\/(sse-frames|block-tracker|[a-z]+\/(stream|delta))|^dist\/dialects\/[a-z]+\/encode-stream|^dist\/inference\/(answer-stream|stream-checkpoint)|^dist\/http\/inference\/(write-stream|sse-socket)|^dist\/core\/answer-meter/],
+  ['prompt estimate (tokenizer)', /^gpt-tokenizer\/|^dist\/core\/(text-tokens|token-estimate|request-facts)/],
+  ['logging (pino)', /^pino|^dist\/http\/request-(log|trace)/],
+  ['metrics (prom-client, figures)', /^prom-client\/|^@datadog\/|^dist\/runtime\/metrics|^dist\/stats\//],
+  ['key, limits and account', /^dist\/(accounts|ratelimit)\//],
+  ['planning', /^dist\/core\/planner\//],
+  ['dialects and adapters (whole replies)', /^dist\/(dialects|upstream)\//],
+  ['HTTP (Fastify, node:http)', /^(fastify|@fastify\/|find-my-way|avvio|fast-json-stringify|light-my-request|ajv)|^node:(http|_http|net|stream|internal\/(http|stream|net))|^dist\/http\//],
+  ['the call (inference)', /^dist\/inference\//],
+];
+
+function stageOf(node, parents) {
+  if (node.callFrame.functionName === '(garbage collector)') return 'garbage collection';
+  const frames = [];
+  for (let current = node; current; current = parents.get(current.id)) frames.push(location(current.callFrame));
+  // Node's own internals (sockets, streams) belong to the package or project code that called them
+  const ordered = [...frames.filter((where) => !where.startsWith('node:')), ...frames.filter((where) => where.startsWith('node:'))];
+  for (const where of ordered) {
+    for (const [name, pattern] of STAGES) if (pattern.test(where)) return name;
+  }
+  return 'other (runtime, timers, unattributed)';
+}
 
 function location(callFrame) {
   const url = callFrame.url.replace(/^file:\/\//, '');
@@ -64,6 +97,7 @@ export function summarizeProfile(profile, top = 25) {
   const self = new Map();
   const modules = new Map();
   const inclusive = new Map();
+  const stages = new Map();
   let total = 0;
   profile.samples.forEach((id, index) => {
     const micros = profile.timeDeltas[index + 1] ?? 0;
@@ -73,11 +107,13 @@ export function summarizeProfile(profile, top = 25) {
     add(self, functionOf(node.callFrame), micros);
     add(modules, moduleOf(node.callFrame), micros);
     addInclusive(inclusive, node, parents, micros);
+    add(stages, stageOf(node, parents), micros);
   });
   return {
     busyMs: total / 1000,
     functions: ranked(self, total, top),
     modules: ranked(modules, total, top),
     project: ranked(inclusive, total, top),
+    stages: ranked(stages, total, STAGES.length + 2),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * `node bench/profile-gateway.js`: profiles the gateway's CPU under the benchmark's load
  * (non-streamed, then streamed, concurrency 32) after a warm-up, so start-up and JIT warm-up are
- * not in the profile; then prints the modules and functions with the most self time (idle
- * excluded) and the inclusive time of the gateway's own functions. BENCH_SECONDS sets the
+ * not in the profile; then prints the time by stage of a request (ledger, upstream call, streams,
+ * HTTP, …), the modules and functions with the most self time (idle excluded) and the inclusive
+ * time of the gateway's own functions. BENCH_SECONDS sets the
  * measured seconds per mode (default 10); BENCH_PROFILE_DIR keeps the `.cpuprofile` there for
  * Chrome DevTools (default: a temporary folder, removed afterwards).
  */
@@ -57,6 +58,7 @@ const file = join(dir, `gateway-${Date.now()}.cpuprofile`);
 const throughput = await profile(file, config);
 const summary = summarizeProfile(JSON.parse(await readFile(file, 'utf8')));
 console.log(`${throughput}; gateway main thread busy ${summary.busyMs.toFixed(0)} ms of ${2 * config.seconds} s`);
+print('Time by stage of a request (each sample in the first stage its stack names, leaf up)', summary.stages);
 print('Self time by module', summary.modules.slice(0, 15));
 print('Self time by function', summary.functions);
 print('Inclusive time of the gateway\'s own functions', summary.project);
