@@ -80,11 +80,14 @@ describe.skipIf(!CHROMIUM_PRESENT)('the approval flow in chromium', () => {
     const key = exchanged.body.key ?? '';
     const client = new OpenAI({ baseURL: harness.baseUrl, apiKey: key, maxRetries: 0 });
     expect((await client.chat.completions.create({ model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] })).choices.length).toBe(1);
-    await page.goto(`${harness.gateway.url}/dashboard`);
-    const row = page.getByRole('table', { name: 'Keys' }).getByRole('row').filter({ has: page.getByRole('link', { name: 'https://app.example', exact: true }) });
+    // a tab of its own, signed in with the same cookies: the first one's navigation to the
+    // application (a name that does not resolve) may still end in an error page meanwhile
+    const dashboard = await page.context().newPage();
+    await dashboard.goto(`${harness.gateway.url}/dashboard`);
+    const row = dashboard.getByRole('table', { name: 'Keys' }).getByRole('row').filter({ has: dashboard.getByRole('link', { name: 'https://app.example', exact: true }) });
     expect(await row.textContent()).toContain('$5');
     await row.getByRole('button', { name: 'Revoke' }).click();
-    await page.waitForURL(/done=revoked/);
+    await dashboard.waitForURL(/done=revoked/);
     await expect(client.chat.completions.create({ model: 'acme/chat', messages: [{ role: 'user', content: 'Hi' }] })).rejects.toMatchObject({ status: 401 });
     expect((await exchange(code, verifier)).status).toBe(400);
   });
