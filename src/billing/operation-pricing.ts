@@ -38,6 +38,8 @@ export interface ImageUsage {
   promptTokens?: number;
   /** Pictures delivered. */
   images: number;
+  /** Reference pictures sent with the prompt (`input_references`), priced at `image`. */
+  referenceImages?: number;
   /** Exact decimal megapixels read from the pictures' bytes (pictures given only as URLs are not measured). */
   megapixels?: string;
   /** Output (image) tokens as reported. */
@@ -45,9 +47,9 @@ export interface ImageUsage {
 }
 
 /**
- * The exact charge of one image-generation call (rule 13): input tokens at `prompt`, each picture at
- * `image_output`, the megapixels read from the bytes at `image_megapixel`, output tokens at
- * `image_output_token`, and the request price. A measured unit without a published price is
+ * The exact charge of one image-generation call (rule 13): input tokens at `prompt`, each reference
+ * picture in the prompt at `image`, each picture delivered at `image_output`, the megapixels read
+ * from the bytes at `image_megapixel`, output tokens at `image_output_token`, and the request price. A measured unit without a published price is
  * recorded unpriced and charges nothing; a price with nothing measured for it charges nothing.
  */
 export function computeImageCost(pricing: EndpointPricing, usage: ImageUsage, now: Date): CostResult {
@@ -55,6 +57,9 @@ export function computeImageCost(pricing: EndpointPricing, usage: ImageUsage, no
   const lines: CostLine[] = [];
   const tokens = tokenLine(table, usage.promptTokens);
   if (tokens) lines.push(tokens);
+  if (usage.referenceImages) {
+    lines.push({ key: 'image', quantity: String(usage.referenceImages), amount: table.image ? times(table.image.units, usage.referenceImages) : null });
+  }
   lines.push({ key: 'image_output', quantity: String(usage.images), amount: table.image_output ? times(table.image_output.units, usage.images) : null });
   if (usage.megapixels !== undefined) {
     lines.push({ key: 'image_megapixel', quantity: usage.megapixels, amount: table.image_megapixel ? timesDecimal(table.image_megapixel.units, usage.megapixels) : null });

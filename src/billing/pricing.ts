@@ -29,8 +29,8 @@ export interface HoldCounts {
   now: Date;
   /** Input characters of a speech request, charged at `character`. */
   characters?: number;
-  /** The most an image-generation call could render: its pictures, their megapixels and output tokens. */
-  images?: { count: number; megapixels: string; outputTokens: number };
+  /** The most an image-generation call could render: its pictures, their megapixels and output tokens, and the reference pictures it sends. */
+  images?: { count: number; megapixels: string; outputTokens: number; references: number };
   /** Seconds of a recording to transcribe, read from its container, at `audio_second`. */
   audioSeconds?: string;
 }
@@ -50,9 +50,9 @@ export function holdAmount(pricing: EndpointPricing, counts: HoldCounts): Units 
     + (counts.audioSeconds !== undefined && table.audio_second ? timesDecimal(table.audio_second.units, counts.audioSeconds) : 0n);
 }
 
-/** Every picture at `image_output`, all their megapixels at `image_megapixel`, their output tokens at `image_output_token`. */
+/** Every picture at `image_output`, all their megapixels at `image_megapixel`, their output tokens at `image_output_token`, each reference picture at `image`. */
 function imagesHold(table: PriceTable, images: NonNullable<HoldCounts['images']>): Units {
-  return times(table.image_output?.units ?? 0n, images.count)
+  return times(table.image_output?.units ?? 0n, images.count) + times(table.image?.units ?? 0n, images.references)
     + (table.image_megapixel ? timesDecimal(table.image_megapixel.units, images.megapixels) : 0n)
     + times(table.image_output_token?.units ?? 0n, images.outputTokens);
 }

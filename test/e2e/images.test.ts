@@ -46,7 +46,7 @@ beforeAll(async () => {
         endpoints: [
           // the cheapest, and takes no reference pictures
           imageEndpoint('sim-c', 'image', { pricing: { image_output: '0.001' } }),
-          imageEndpoint('sim-b', 'image', { reference_inputs: { image: { formats: ['png', 'jpeg'], max_count: 2, max_bytes: 100_000 } } }),
+          imageEndpoint('sim-b', 'image', { pricing: { ...PRICES, image: '0.002' }, reference_inputs: { image: { formats: ['png', 'jpeg'], max_count: 2, max_bytes: 100_000 } } }),
         ],
       },
       { id: 'acme/paint-stream', endpoints: [imageEndpoint('sim-b', 'image', { supported_parameters: ['partial_images'] })] },
@@ -188,7 +188,7 @@ describe('reference pictures (input_references)', () => {
   const png = (size: string) => `data:image/png;base64,${Buffer.from(generatedPng({ prompt: 'ref', width: Number(size.split('x')[0]), height: Number(size.split('x')[1]), transparent: false, references: [] }, 0)).toString('base64')}`;
   const reference = (url: string) => ({ type: 'image_url', image_url: { url } });
 
-  it('go only to an endpoint declaring reference_inputs.image; their input tokens are charged at prompt', async () => {
+  it('go only to an endpoint declaring reference_inputs.image; each is charged at image, their input tokens at prompt', async () => {
     const sdk = new OpenRouter({ serverURL: harness.baseUrl, apiKey: harness.key, retryConfig: { strategy: 'none' } });
     const plain = await send(harness, { path: '/images', body: { model: 'acme/paint-from', prompt: 'a harbour', size: '256x256' } });
     expect(plain.headers.get('x-provider-name')).toBe('Sim C');
@@ -201,6 +201,8 @@ describe('reference pictures (input_references)', () => {
     // the prompt's tokens and 85 for each of the two pictures
     expect(usage.prompt_tokens - (plain.json as { usage: { prompt_tokens: number } }).usage.prompt_tokens).toBe(170);
     expect(record.cost_lines?.find((line) => line.key === 'prompt')).toEqual({ key: 'prompt', quantity: String(usage.prompt_tokens), amount_usd: expect.any(String) });
+    // each picture in the prompt at the endpoint's `image` price
+    expect(record.cost_lines?.find((line) => line.key === 'image')).toEqual({ key: 'image', quantity: '2', amount_usd: '0.004' });
     const typed = await sdk.images.generate({ imageGenerationRequest: { model: 'acme/paint-from', prompt: 'a harbour', size: '256x256', inputReferences: [{ type: 'image_url', imageUrl: { url: png('32x32') } }] } });
     if (!('data' in typed)) throw new Error('a stream came back');
     expect(typed.data).toHaveLength(1);

@@ -121,7 +121,7 @@ function noRoute(rejections: Rejection[]): GatewayError {
  */
 function renderCeiling(endpoint: EndpointEntry, render: ImageRender): NonNullable<HoldCounts['images']> {
   const pixels = largestPixels(endpoint, render) * render.n;
-  return { count: render.n, megapixels: (pixels / 1_000_000).toFixed(6), outputTokens: render.n * (endpoint.maxCompletionTokens ?? 0) };
+  return { count: render.n, megapixels: (pixels / 1_000_000).toFixed(6), outputTokens: render.n * (endpoint.maxCompletionTokens ?? 0), references: render.references.length };
 }
 
 /**

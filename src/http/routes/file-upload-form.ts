@@ -5,7 +5,7 @@ import { clientAbortedError } from '../../inference/call.js';
 import { DEFAULT_UPLOAD_PURPOSE, isUploadPurpose, UPLOAD_PURPOSES, type UploadPurpose } from '../../files/file-purpose.js';
 import { FILE_LIFETIME_MS, type FileService } from '../../files/file-service.js';
 import type { SealedBlob } from '../../files/sealed-blobs.js';
-import { multipartFailure } from '../multipart-failure.js';
+import { multipartFailure } from '../multipart-forms.js';
 
 /** The form fields an upload may carry beside `file` (OpenAI's). */
 const FIELDS = ['purpose', 'expires_after[anchor]', 'expires_after[seconds]'] as const;

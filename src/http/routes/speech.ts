@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { MultipartFile } from '@fastify/multipart';
 import { SPEECH_LIMITS } from '../../core/speech.js';
 import { SpeechRequestSchema } from '../../dialects/speech/schema.js';
 import { sampleTooLarge } from '../../dialects/speech/decode.js';
 import { multipartToBody } from '../../dialects/speech/multipart-body.js';
-import { multipartFailure } from '../multipart-failure.js';
+import { readOneFileForms } from '../multipart-forms.js';
 import { DIALECTS } from '../../inference/dialects.js';
 import { inferenceRoute } from './inference-route.js';
 import type { Services } from '../services.js';
@@ -42,16 +42,7 @@ export function registerSpeechModelsRoute(app: FastifyInstance, services: Pick<S
  */
 export async function registerSpeechRoute(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      limits: { fileSize: SPEECH_LIMITS.sampleBytes + 1, files: 1, fields: 32 },
-      throwFileSizeLimit: false,
-      onFile: readSample,
-    });
-    // Form-reader failures become the caller's 400; the app's handler renders every error.
-    scope.setErrorHandler((error, request) => {
-      throw request.isMultipart() ? multipartFailure(error, 'one voice sample per request') : error;
-    });
+    await readOneFileForms(scope, { fileBytes: SPEECH_LIMITS.sampleBytes, oneFile: 'one voice sample per request', onFile: readSample });
     inferenceRoute(scope, services, {
       url: '/audio/speech',
       summary: 'Text to audio',

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { MultipartFile } from '@fastify/multipart';
 import { TRANSCRIPTION_UPLOAD_BYTES } from '../../core/transcription.js';
 import { recordingTooLarge } from '../../dialects/transcriptions/decode.js';
 import { transcriptionFormToBody } from '../../dialects/transcriptions/form-body.js';
@@ -7,7 +7,7 @@ import { TRANSCRIPTION_REPLY_TYPES, TranscriptionReplySchema } from '../../diale
 import { TranscriptionFormSchema, TranscriptionJsonSchema } from '../../dialects/transcriptions/schema.js';
 import { UploadedAudio } from '../../dialects/transcriptions/uploaded-audio.js';
 import { DIALECTS } from '../../inference/dialects.js';
-import { multipartFailure } from '../multipart-failure.js';
+import { readOneFileForms } from '../multipart-forms.js';
 import { INFERENCE_REFUSALS } from '../openapi/error-replies.js';
 import { TAGS } from '../openapi/tags.js';
 import type { Services } from '../services.js';
@@ -23,15 +23,7 @@ const JSON_BODY_LIMIT = Math.ceil(TRANSCRIPTION_UPLOAD_BYTES / 3) * 4 + 1024 * 1
  */
 export async function registerTranscriptionRoute(app: FastifyInstance, services: Services): Promise<void> {
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      limits: { fileSize: TRANSCRIPTION_UPLOAD_BYTES + 1, files: 1, fields: 32 },
-      throwFileSizeLimit: false,
-      onFile: readRecording,
-    });
-    scope.setErrorHandler((error, request) => {
-      throw request.isMultipart() ? multipartFailure(error, 'one recording per request') : error;
-    });
+    await readOneFileForms(scope, { fileBytes: TRANSCRIPTION_UPLOAD_BYTES, oneFile: 'one recording per request', onFile: readRecording });
     inferenceRoute(scope, services, {
       url: '/audio/transcriptions',
       summary: 'Audio to text',

@@ -55,10 +55,11 @@ export const imageGenerationsOperation: OperationBinding<ImagesAsk, ImagesResult
       finishReason: 'stop',
     };
   },
-  price: (pricing, result, _outcome, now) => {
+  price: (pricing, result, _outcome, now, ask) => {
     const megapixels = measure(result)?.megapixels;
     return computeImageCost(pricing, {
       images: result.images.length,
+      referenceImages: ask.references.length,
       ...(result.usage.inputTokens !== undefined && { promptTokens: result.usage.inputTokens }),
       ...(result.usage.outputTokens !== undefined && { outputTokens: result.usage.outputTokens }),
       ...(megapixels !== undefined && { megapixels }),

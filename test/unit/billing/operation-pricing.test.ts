@@ -71,6 +71,16 @@ describe('image billing lines (rule 13)', () => {
     expect(priced.cost).toBe(usd('0.00006') + usd('0.08') + usd('0.0064487424') + usd('0.02176'));
   });
 
+  test('each reference picture in the prompt at image; none sent, no line', () => {
+    const priced = computeImageCost(pricingOf({ image: '0.0025', image_output: '0.01' }), { images: 1, referenceImages: 3 }, NOW);
+    expect(priced.lines).toEqual([
+      { key: 'image', quantity: '3', amount: usd('0.0075') },
+      { key: 'image_output', quantity: '1', amount: usd('0.01') },
+    ]);
+    expect(priced.cost).toBe(usd('0.0175'));
+    expect(computeImageCost(pricingOf({ image: '0.0025' }), { images: 1, referenceImages: 0 }, NOW).lines.map((line) => line.key)).toEqual(['image_output']);
+  });
+
   test('a unit without a published price is recorded unpriced and charges nothing; one not measured has no line', () => {
     const priced = computeImageCost(pricingOf({ image_output: '0.01' }), { images: 1, megapixels: '1.048576' }, NOW);
     expect(priced.lines).toEqual([

@@ -105,6 +105,15 @@ describe('hold', () => {
   });
 });
 
+describe('media holds', () => {
+  test('an image call holds its pictures, megapixels, output tokens and reference pictures; a transcription its seconds', () => {
+    const pricing = pricingOf({ image: '0.002', image_output: '0.04', image_megapixel: '0.01', image_output_token: '0.00004', audio_second: '0.0001' });
+    const images = holdAmount(pricing, { promptTokens: 0, ceilingTokens: 0, now: NOON_WEDNESDAY, images: { count: 2, megapixels: '2.097152', outputTokens: 100, references: 3 } });
+    expect(images).toBe(parseUsd('0.08') + parseUsd('0.02097152') + parseUsd('0.004') + parseUsd('0.006'));
+    expect(holdAmount(pricing, { promptTokens: 0, ceilingTokens: 0, now: NOON_WEDNESDAY, audioSeconds: '12.5' })).toBe(parseUsd('0.00125'));
+  });
+});
+
 describe('settlement', () => {
   const pricing = pricingOf({
     prompt: '0.000001',

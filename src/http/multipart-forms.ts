@@ -1,3 +1,5 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import { GatewayError, invalidRequest } from '../core/errors.js';
 
 interface CodedError {
@@ -28,4 +30,25 @@ export function multipartFailure(thrown: unknown, oneFile: string): unknown {
     default:
       return MALFORMED.test(error.message) ? invalidRequest('body', 'malformed multipart form') : error;
   }
+}
+
+/**
+ * Has `scope` read multipart forms into the body as key-values, with one file of at most `fileBytes`
+ * (one byte more lets `onFile` see it is too large and answer the 413 itself) read by `onFile`, and
+ * the form reader's own failures answered as the caller's 400 (`oneFile` says the one-file rule).
+ */
+export async function readOneFileForms(
+  scope: FastifyInstance,
+  options: { fileBytes: number; oneFile: string; onFile: (this: FastifyRequest, part: MultipartFile) => Promise<void> },
+): Promise<void> {
+  await scope.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: options.fileBytes + 1, files: 1, fields: 32 },
+    throwFileSizeLimit: false,
+    onFile: options.onFile,
+  });
+  // form-reader failures become the caller's 400; the app's handler renders every error
+  scope.setErrorHandler((error, request) => {
+    throw request.isMultipart() ? multipartFailure(error, options.oneFile) : error;
+  });
 }
