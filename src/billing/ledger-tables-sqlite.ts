@@ -1,10 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { LIFETIME_DAY } from '../accounts/scope-usage.js';
+import { LIFETIME_DAY, type ScopeRef } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
 import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
-import { sumUnits } from './money.js';
+import { sumUnits, type Units } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
 
@@ -58,15 +58,55 @@ class SqliteLedgerStatements {
   }
 }
 
-const tablesByConnection = new WeakMap<BetterSqlite3.Database, LedgerTables>();
+const preparedByConnection = new WeakMap<BetterSqlite3.Database, { statements: SqliteLedgerStatements; tables: LedgerTables }>();
+
+function prepared(database: BetterSqlite3.Database): { statements: SqliteLedgerStatements; tables: LedgerTables } {
+  let found = preparedByConnection.get(database);
+  if (!found) {
+    const statements = new SqliteLedgerStatements(database);
+    found = { statements, tables: preparedTables(statements) };
+    preparedByConnection.set(database, found);
+  }
+  return found;
+}
 
 export function sqliteLedgerTables(database: BetterSqlite3.Database): LedgerTables {
-  let tables = tablesByConnection.get(database);
-  if (!tables) {
-    tables = preparedTables(new SqliteLedgerStatements(database));
-    tablesByConnection.set(database, tables);
-  }
-  return tables;
+  return prepared(database).tables;
+}
+
+/** What a hold reads, answered at once: the same statements, run without waiting on anything. */
+export interface LedgerReadsNow {
+  account(accountId: string): AccountBalance | null;
+  chargedSince(ref: ScopeRef, dayStart: number | null): Units;
+  heldSince(ref: ScopeRef, since: number | null): Units;
+}
+
+/**
+ * The ledger's reads on the SQLite connection, synchronous, so that a decision read from them and
+ * acted on in memory cannot interleave with another (holds kept in this process, see process-holds.ts).
+ */
+export function sqliteLedgerReadsNow(database: BetterSqlite3.Database): LedgerReadsNow {
+  const { statements } = prepared(database);
+  return {
+    account: (accountId) => readAccountNow(statements, accountId),
+    chargedSince: (ref, dayStart) => chargedSinceNow(statements, ref, dayStart),
+    heldSince: (ref, since) => heldSinceNow(statements, ref, since),
+  };
+}
+
+function readAccountNow(statements: SqliteLedgerStatements, accountId: string): AccountBalance | null {
+  const row = statements.account.get(accountId) as AccountRow | undefined;
+  return row ? accountBalanceOf(row) : null;
+}
+
+function heldSinceNow(statements: SqliteLedgerStatements, ref: ScopeRef, since: number | null): Units {
+  const rows = since === null ? statements.heldInAll[ref.scope].all(ref.id) : statements.heldSince[ref.scope].all(ref.id, since);
+  return sumUnits(rows as string[]);
+}
+
+function chargedSinceNow(statements: SqliteLedgerStatements, ref: ScopeRef, dayStart: number | null): Units {
+  const rows = dayStart === null ? statements.chargedInAll.all(ref.scope, ref.id) : statements.chargedSince.all(ref.scope, ref.id, dayStart);
+  return sumUnits(rows as string[]);
 }
 
 function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
@@ -85,26 +125,15 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     const units = charge.entry.amount.toString();
     statements.addSpend.run(SPEND_SCOPES.flatMap((scope) => [scope, owners[scope], dayStart, units, scope, owners[scope], LIFETIME_DAY, units]));
   };
-  const readAccount = async (accountId: string) => {
-    const row = statements.account.get(accountId) as AccountRow | undefined;
-    return row ? accountBalanceOf(row) : null;
-  };
+  const readAccount = async (accountId: string) => readAccountNow(statements, accountId);
   return {
     lockAccount: readAccount,
     readAccount,
     async writeAccount(accountId, next) {
       statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
     },
-    async chargedSince(ref, dayStart) {
-      const rows = dayStart === null
-        ? statements.chargedInAll.all(ref.scope, ref.id)
-        : statements.chargedSince.all(ref.scope, ref.id, dayStart);
-      return sumUnits(rows as string[]);
-    },
-    async heldSince(ref, since) {
-      const rows = since === null ? statements.heldInAll[ref.scope].all(ref.id) : statements.heldSince[ref.scope].all(ref.id, since);
-      return sumUnits(rows as string[]);
-    },
+    chargedSince: async (ref, dayStart) => chargedSinceNow(statements, ref, dayStart),
+    heldSince: async (ref, since) => heldSinceNow(statements, ref, since),
     // the write batch's transaction already excludes every other writer: a read, then writes, is one step
     async reserveAndHold(hold, at, pending) {
       const row = statements.account.get(hold.accountId) as AccountRow | undefined;

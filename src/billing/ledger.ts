@@ -6,8 +6,10 @@ import type { Store } from '../store/store.js';
 import { closedPendingRecord } from './generation-record.js';
 import { generationToRow, pendingGenerationRow } from './generations.js';
 import { ledgerTables } from './ledger-engine.js';
+import { sqliteLedgerReadsNow } from './ledger-tables-sqlite.js';
 import type { AccountBalance, HoldSettlement, LedgerTables, SpendOwners } from './ledger-tables.js';
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
+import { ProcessHolds } from './process-holds.js';
 import { checkSpendLimits } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
@@ -19,6 +21,12 @@ export interface LedgerOptions {
   now?: () => Date;
   /** The instance this ledger serves: stamped on its holds and pending generations (null: none). */
   instanceId?: string;
+  /**
+   * Keep open holds in this process's memory rather than in the database (SQLite only, the engine
+   * of one process; see process-holds.ts). A fleet keeps them in PostgreSQL, where every instance
+   * reserves against the same rows.
+   */
+  holdsInProcess?: boolean;
 }
 
 /**
@@ -34,22 +42,53 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   const ttl = options.holdTtlMs ?? DEFAULT_HOLD_TTL_MS;
   const now = options.now ?? (() => new Date());
   const instanceId = options.instanceId ?? null;
+  const common = {
+    recordRefusal: (record: GenerationRecord) => recordRefusal(store, record),
+  };
+  if (options.holdsInProcess) {
+    if (!store.sqlite) throw new Error('holds are kept in process only on SQLite, the engine of one process');
+    const open = new ProcessHolds(sqliteLedgerReadsNow(store.sqlite));
+    return {
+      ...common,
+      async hold(request) {
+        const held = openedHold(request, now(), ttl);
+        open.take(held, insufficientCredits);
+        return held;
+      },
+      // the hold reserves its credit until the settlement committed, and is dropped only then
+      settle: async (held, record) => {
+        await finish(store, held, record, true, now());
+        open.drop(held.id);
+      },
+      release: async (held, record) => {
+        await finish(store, held, record, false, now());
+        open.drop(held.id);
+      },
+      releaseExpired: async (at) => open.dropExpired(at ?? now()) + (await releaseExpired(store, at ?? now())),
+      reservedInProcess: (accountId) => open.reservedBy(accountId),
+    };
+  }
   return {
+    ...common,
     hold: (request) => hold(store, request, { at: now(), ttl, instanceId }),
     settle: (held, record) => finish(store, held, record, true, now()),
     release: (held, record) => finish(store, held, record, false, now()),
-    recordRefusal: (record) => recordRefusal(store, record),
     releaseExpired: (at) => releaseExpired(store, at ?? now()),
   };
 }
 
-async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl: number; instanceId: string | null }): Promise<Hold> {
-  const { at, ttl, instanceId } = context;
+/** The hold `request` asks for, taken `at`: its own id, expiring after `ttl` ms. */
+function openedHold(request: HoldRequest, at: Date, ttl: number): Hold {
   if (request.amount < 0n) throw new RangeError('a hold amount cannot be negative');
   if (request.pending.id !== request.generationId || request.pending.status !== 'pending') {
     throw new RangeError('a hold writes its own generation, pending');
   }
-  const held: Hold = { ...request, id: newTimeOrderedRecordId('hold'), heldAt: at, expiresAt: new Date(at.getTime() + ttl) };
+  return { ...request, id: newTimeOrderedRecordId('hold'), heldAt: at, expiresAt: new Date(at.getTime() + ttl) };
+}
+
+async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl: number; instanceId: string | null }): Promise<Hold> {
+  const { at, ttl, instanceId } = context;
+  const held = openedHold(request, at, ttl);
   const pending = pendingGenerationRow(held, instanceId);
   const limits = request.limits ?? {};
   const reserved = hasLimits(limits)
@@ -91,8 +130,9 @@ async function finish(
   const settlement: HoldSettlement = {
     holdId: held.id,
     accountId: held.accountId,
-    // the hold's own row decides between two settlements of one hold: the second finds it gone
-    record: generationToRow(record, charged),
+    // the hold's own row decides between two settlements of one hold: the second finds it gone;
+    // a record written whole (its hold was never stored) names its hold as a pending row would
+    record: Object.assign(generationToRow(record, charged), { hold_id: held.id, held_units: held.amount.toString() }),
     // the charge counts in the window its hold was taken in, as the hold did
     charge: cost === 0n ? null : {
       entry: { id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at },

@@ -103,6 +103,11 @@ export interface Ledger {
   recordRefusal(record: GenerationRecord): Promise<void>;
   /** Releases holds past their expiry; returns how many. */
   releaseExpired(now?: Date): Promise<number>;
+  /**
+   * What the holds this process keeps in memory reserve of the account's balance (SQLite, see
+   * process-holds.ts); absent where holds are kept in the database, in `reserved_units`.
+   */
+  reservedInProcess?(accountId: string): Units;
 }
 
 /** What a stream had delivered when it was last checkpointed. */
@@ -125,6 +130,13 @@ export interface GenerationCheckpoints {
   readonly cadence: CheckpointCadence;
   /** Resolves once the checkpoint is written (or its failure logged); never rejects. */
   record(generationId: string, delivered: DeliveredSoFar): Promise<void>;
+  /**
+   * The stream of `hold` committed at `endpointId`: its first checkpoint, with nothing delivered yet.
+   * Where the pending generation is not stored (a hold kept in process memory), it is written now,
+   * stamped with the instance and the hold, so a crash from here on is settled from its checkpoints.
+   * Resolves once written (or its failure logged); never rejects.
+   */
+  committed(hold: Hold, endpointId: string): Promise<void>;
 }
 
 export interface CheckpointCadence {

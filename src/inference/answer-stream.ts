@@ -55,7 +55,7 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     state.answered(services.samples, answer);
     const meta = state.replyMeta(answer.attempt);
     const meter = new AnswerMeter();
-    const checkpoint = new StreamCheckpoint(services.checkpoints, { generationId: prepared.call.generationId, endpointId: answer.attempt.endpoint.id, meter });
+    const checkpoint = new StreamCheckpoint(services.checkpoints, { hold: prepared.hold, endpointId: answer.attempt.endpoint.id, meter });
     await checkpoint.committed();
     observer.streamOpened();
     opened = true;

@@ -1,4 +1,4 @@
-import type { GenerationCheckpoints } from '../billing/types.js';
+import type { GenerationCheckpoints, Hold } from '../billing/types.js';
 import type { AnswerMeter } from '../core/answer-meter.js';
 
 /**
@@ -13,7 +13,7 @@ export class StreamCheckpoint {
 
   constructor(
     private readonly checkpoints: GenerationCheckpoints,
-    private readonly stream: { generationId: string; endpointId: string; meter: AnswerMeter },
+    private readonly stream: { hold: Hold; endpointId: string; meter: AnswerMeter },
     committedAt: number = Date.now(),
   ) {
     this.#lastAt = committedAt;
@@ -26,7 +26,7 @@ export class StreamCheckpoint {
    * on SQLite); the stream opens after it.
    */
   committed(): Promise<void> {
-    return this.checkpoints.record(this.stream.generationId, { endpointId: this.stream.endpointId, completionTokens: 0 });
+    return this.checkpoints.committed(this.stream.hold, this.stream.endpointId);
   }
 
   /** Called once a part was handed to the caller. */
@@ -39,7 +39,7 @@ export class StreamCheckpoint {
     this.#lastAt = now;
     this.#lastTokens = tokens;
     const promptTokens = meter.usage?.promptTokens;
-    void this.checkpoints.record(this.stream.generationId, {
+    void this.checkpoints.record(this.stream.hold.generationId, {
       endpointId: this.stream.endpointId,
       completionTokens: tokens,
       ...(promptTokens !== undefined && { promptTokens }),

@@ -120,7 +120,8 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     storage: { rows: createFigureRows(store), instanceId: registry.identity.id },
   });
   const state = new LiveEndpointState(new MemoryEndpointHealth(), new CheckVerdicts(), new SessionAffinity(), figures);
-  const ledger = createLedger(store, { instanceId: registry.identity.id });
+  // SQLite is served by one process, whose holds are its own: kept in memory (see process-holds.ts)
+  const ledger = createLedger(store, { instanceId: registry.identity.id, holdsInProcess: store.engine === 'sqlite' });
   const retries = new SettlementRetries(logger);
   const overruns = new MemoryOverrunCounter();
   const metrics = new GatewayMetrics(overruns);
@@ -141,7 +142,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     catalogue: inputs.catalogue,
     keys: createKeyDirectory(store, { cache: new KeyCache(), revision: fleet.keyRevision }),
     ledger: meteredLedger(retries.wrap(ledger), metrics),
-    checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger }),
+    checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger, instanceId: registry.identity.id }),
     generations: createGenerationReader(store),
     executor: new Executor(transport, state.health),
     state,

@@ -40,5 +40,6 @@ export function meteredLedger(ledger: Ledger, meter: LedgerMeter): Ledger {
     release: (hold, record) => closing('release', () => ledger.release(hold, record)),
     recordRefusal: (record) => ledger.recordRefusal(record),
     releaseExpired: (now) => ledger.releaseExpired(now),
+    ...(ledger.reservedInProcess && { reservedInProcess: ledger.reservedInProcess }),
   };
 }

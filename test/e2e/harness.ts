@@ -222,7 +222,9 @@ export async function accountMoney(harness: Harness, accountId = harness.account
     .select(['balance_units', 'reserved_units'])
     .where('id', '=', accountId)
     .executeTakeFirstOrThrow();
-  return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
+  // holds kept in the process (SQLite) reserve in memory, beside what the database reserves
+  const inProcess = harness.gateway.services.ledger.reservedInProcess?.(accountId) ?? 0n;
+  return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) + inProcess };
 }
 
 /** A generation record as `GET /generation` shows it to its account (the members the media tests read). */

@@ -137,7 +137,7 @@ beforeAll(async () => {
 afterAll(async () => harness.close());
 
 describe('a ledger that cannot record speech’s charge', () => {
-  it('breaks the body off; the hold stays reserved, uncharged, until the reconciler releases it; the generation stays pending', async () => {
+  it('breaks the body off; the hold stays reserved, uncharged, until the reconciler releases it; no generation is recorded', async () => {
     const before = await accountMoney(harness);
     tap.down = true;
     const reply = await openSpeech(harness, speechBody('acme/tts')).ended;
@@ -152,8 +152,8 @@ describe('a ledger that cannot record speech’s charge', () => {
     expect(held.reserved).toBeGreaterThan(before.reserved);
     expect(await harness.gateway.services.ledger.releaseExpired(new Date(Date.now() + DEFAULT_HOLD_TTL_MS + 60_000))).toBe(1);
     expect(await accountMoney(harness)).toEqual(before);
-    // written with the hold, never settled: settled from its checkpoints once this instance is gone
-    expect(await generation(harness, reply.generationId)).toMatchObject({ status: 200, data: { status: 'pending', cost_usd: '0' } });
+    // a hold kept in the process writes no pending generation: it is recorded by its settlement only
+    expect(await generation(harness, reply.generationId)).toMatchObject({ status: 404 });
   });
 
   it('with the ledger back, speech is whole and charged once, per character', async () => {

@@ -82,7 +82,7 @@ async function generationStatus(id: string | null): Promise<number> {
 }
 
 describe('a ledger that cannot record a typed decision', () => {
-  it('answers 503 server "could not be recorded"; the hold stays reserved, uncharged, until the reconciler releases it; the generation stays pending', async () => {
+  it('answers 503 server "could not be recorded"; the hold stays reserved, uncharged, until the reconciler releases it; no generation is recorded', async () => {
     const before = await accountMoney(harness);
     tap.down = true;
     const reply = await send(harness, { path: '/systemone', body: decision('acme/judge') });
@@ -99,10 +99,9 @@ describe('a ledger that cannot record a typed decision', () => {
     expect(held.reserved).toBeGreaterThan(before.reserved);
     expect(await harness.gateway.services.ledger.releaseExpired(new Date(Date.now() + DEFAULT_HOLD_TTL_MS + 60_000))).toBe(1);
     expect(await accountMoney(harness)).toEqual(before);
-    // written with the hold, never settled: settled once this instance is gone
+    // a hold kept in the process writes no pending generation: it is recorded by its settlement only
     const record = await send(harness, { path: `/generation?id=${id ?? ''}` });
-    expect(record.status).toBe(200);
-    expect(record.json).toMatchObject({ data: { status: 'pending', cost_usd: '0' } });
+    expect(record.status).toBe(404);
   });
 
   it('a refused decision whose release cannot be recorded answers the same 503, not the refusal', async () => {

@@ -43,7 +43,7 @@ describe.each(STORE_ENGINES)('running a batch on $name', (engine) => {
     const services = {
       store,
       pipeline: {
-        catalogue: { current: () => chatCatalogue(endpoint('alpha')) }, state: new LiveEndpointState(), ledger, checkpoints: { cadence: { tokens: 1, intervalMs: 0 }, record: async () => undefined },
+        catalogue: { current: () => chatCatalogue(endpoint('alpha')) }, state: new LiveEndpointState(), ledger, checkpoints: { cadence: { tokens: 1, intervalMs: 0 }, record: async () => undefined, committed: async () => undefined },
         executor, overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }), samples: { record: () => undefined },
       },
       keys, dataKeys: keyStore, files, logger: pino({ level: 'silent' }), restart: new AbortController().signal, now, holder: 'inst_taker',

@@ -70,6 +70,10 @@ class RecordingCheckpoints implements GenerationCheckpoints {
     this.recorded.push({ generationId, delivered });
     return Promise.resolve();
   }
+
+  committed(hold: Hold, endpointId: string): Promise<void> {
+    return this.record(hold.generationId, { endpointId, completionTokens: 0 });
+  }
 }
 
 /** What the scripted executor's stream does: commit and yield these events, or fail before any commit. */

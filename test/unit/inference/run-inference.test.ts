@@ -46,7 +46,7 @@ class RecordingLedger implements Ledger {
 function setup() {
   const ledger = new RecordingLedger();
   const services: InferenceServices = {
-    catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, checkpoints: { cadence: { tokens: 1, intervalMs: 0 }, record: async () => undefined },
+    catalogue: { current: () => catalogue }, state: new LiveEndpointState(), ledger, checkpoints: { cadence: { tokens: 1, intervalMs: 0 }, record: async () => undefined, committed: async () => undefined },
     executor: new AnsweringExecutor(), overruns: new MemoryOverrunCounter(), logger: pino({ level: 'silent' }), samples: { record: () => undefined },
   };
   const phases: CallPhase[] = [];

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints } from '../../../src/billing/types.js';
+import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints, Hold } from '../../../src/billing/types.js';
 import { AnswerMeter } from '../../../src/core/answer-meter.js';
 import { StreamCheckpoint } from '../../../src/inference/stream-checkpoint.js';
 
 function checkpoints(cadence: CheckpointCadence): GenerationCheckpoints & { recorded: DeliveredSoFar[] } {
   const recorded: DeliveredSoFar[] = [];
-  return { cadence, recorded, record: async (_id, delivered) => void recorded.push(delivered) };
+  const record = async (_id: string, delivered: DeliveredSoFar) => void recorded.push(delivered);
+  return { cadence, recorded, record, committed: (_hold, endpointId) => record('', { endpointId, completionTokens: 0 }) };
 }
 
 /** Feeds `count` more words to the meter; all but the last word seen are countable (one token each). */
@@ -17,7 +18,7 @@ describe('stream checkpoint cadence', () => {
   it('a checkpoint waits until both the interval and the tokens have passed since the last one', () => {
     const sink = checkpoints({ tokens: 10, intervalMs: 1_000 });
     const meter = new AnswerMeter();
-    const checkpoint = new StreamCheckpoint(sink, { generationId: 'g1', endpointId: 'ep', meter }, 0);
+    const checkpoint = new StreamCheckpoint(sink, { hold: { generationId: 'g1' } as Hold, endpointId: 'ep', meter }, 0);
     words(meter, 50);
     checkpoint.delivered(999);
     expect(sink.recorded).toEqual([]);
@@ -37,7 +38,7 @@ describe('stream checkpoint cadence', () => {
   it('the prompt the endpoint reported rides along once a usage event came', () => {
     const sink = checkpoints({ tokens: 1, intervalMs: 0 });
     const meter = new AnswerMeter();
-    const checkpoint = new StreamCheckpoint(sink, { generationId: 'g1', endpointId: 'ep', meter }, 0);
+    const checkpoint = new StreamCheckpoint(sink, { hold: { generationId: 'g1' } as Hold, endpointId: 'ep', meter }, 0);
     words(meter, 3);
     meter.observe({ type: 'usage', usage: { promptTokens: 42 } });
     checkpoint.delivered(1);

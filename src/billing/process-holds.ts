@@ -1,0 +1,81 @@
+import type { ScopeRef } from '../accounts/scope-usage.js';
+import type { ScopeLimits } from '../accounts/types.js';
+import type { LedgerReadsNow } from './ledger-tables-sqlite.js';
+import type { AccountBalance, SpendOwners } from './ledger-tables.js';
+import type { Units } from './money.js';
+import { checkSpendLimitsNow } from './spend-limit.js';
+import type { Hold } from './types.js';
+
+/** The owner of each spend scope on a hold. */
+const HOLD_OWNER = { key: 'keyId', workspace: 'workspaceId', account: 'accountId' } as const;
+
+/**
+ * The open holds of a gateway that is the only process serving its database (SQLite): kept in
+ * memory, since a hold is a reservation that dies with the process holding it. Taking one writes
+ * nothing: the account's balance and the scopes' charges are read from the database and what this
+ * process has reserved is added, and the decision and the reservation happen in one synchronous
+ * step, so two holds cannot both pass on the same credit. A hold is dropped only once its settlement
+ * committed (until then its credit counts twice, never zero times). The settlement itself still
+ * writes the charge, the spend and the generation record in one transaction, and a stream still
+ * writes its pending generation when it commits, so a crash bills what was delivered.
+ *
+ * Reads see what the write batch has written so far, committed or not: only settlements and
+ * deposits write money, and a settlement's uncommitted charge is read while its hold still
+ * reserves the same credit (the decision errs towards refusing, never towards overspending).
+ */
+export class ProcessHolds {
+  readonly #open = new Map<string, Hold>();
+  readonly #reservedByAccount = new Map<string, Units>();
+
+  constructor(private readonly reads: LedgerReadsNow) {}
+
+  /**
+   * Reserves `hold` if its account's spendable balance and every spend limit on it allow; otherwise
+   * throws the 402 the database ledger throws (see `insufficient`), reserving nothing.
+   */
+  take(hold: Hold, insufficient: (amount: Units, account: AccountBalance) => Error): void {
+    const account = this.reads.account(hold.accountId);
+    if (!account) throw new Error(`account ${hold.accountId} does not exist`);
+    const limits: ScopeLimits = hold.limits ?? {};
+    const owners: SpendOwners = { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
+    // holds left in the database (taken before holds were kept in process) count as this process's do
+    const used = (ref: ScopeRef, start: number | null) => this.reads.chargedSince(ref, start) + this.reads.heldSince(ref, start) + this.heldSince(ref, start);
+    checkSpendLimitsNow(used, owners, limits, hold.amount, hold.heldAt);
+    const reserved = account.reserved + this.reservedBy(hold.accountId);
+    if (account.balance - reserved < hold.amount) throw insufficient(hold.amount, { balance: account.balance, reserved });
+    this.#open.set(hold.id, hold);
+    this.#reservedByAccount.set(hold.accountId, this.reservedBy(hold.accountId) + hold.amount);
+  }
+
+  /** Ends a hold (settled, released or expired); one already dropped changes nothing. */
+  drop(holdId: string): void {
+    const hold = this.#open.get(holdId);
+    if (!hold) return;
+    this.#open.delete(holdId);
+    const left = this.reservedBy(hold.accountId) - hold.amount;
+    if (left === 0n) this.#reservedByAccount.delete(hold.accountId);
+    else this.#reservedByAccount.set(hold.accountId, left);
+  }
+
+  /** Drops the holds past their expiry; returns how many. */
+  dropExpired(at: Date): number {
+    const expired = [...this.#open.values()].filter((hold) => hold.expiresAt.getTime() <= at.getTime());
+    for (const hold of expired) this.drop(hold.id);
+    return expired.length;
+  }
+
+  /** What this process's open holds reserve of the account's balance. */
+  reservedBy(accountId: string): Units {
+    return this.#reservedByAccount.get(accountId) ?? 0n;
+  }
+
+  /** What the scope's open holds taken at or after `since` reserve; null: all of them. */
+  heldSince(ref: ScopeRef, since: number | null): Units {
+    const owner = HOLD_OWNER[ref.scope];
+    let held = 0n;
+    for (const hold of this.#open.values()) {
+      if (hold[owner] === ref.id && (since === null || hold.heldAt.getTime() >= since)) held += hold.amount;
+    }
+    return held;
+  }
+}
