@@ -42,7 +42,7 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
   const { observer } = prepared.call;
   let opened = false;
   try {
-    let answer: Answer<AsyncGenerator<CoreEvent>>;
+    let answer: Answer<AsyncGenerator<CoreEvent[]>>;
     try {
       answer = await services.executor.stream(prepared.request, prepared.plan, upstream.signal);
     } catch (error) {
@@ -65,14 +65,15 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     if (opening.length > 0) yield { type: 'text', text: opening };
     const context: StepContext = {
       writer, meter, state, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal,
-      toolCalls: ToolCallCheck.of(prepared.request), upstreamFailed: false,
+      toolCalls: ToolCallCheck.of(prepared.request), upstreamFailed: false, ended: false,
     };
     // Leaving the loop early (`break`) ends the provider's stream as well.
-    for await (const event of answer.events) {
-      const text = translate(event, context);
-      if (text === ENDED) break;
+    // One step per upstream read: its events are translated together and leave as one write.
+    for await (const events of answer.events) {
+      const text = translateRead(events, context);
       if (text.length > 0) yield { type: 'text', text };
       checkpoint.delivered();
+      if (context.ended) break;
     }
     const endedEarly = prepared.call.signal.aborted || (state.error !== undefined && prepared.call.restart.aborted);
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
@@ -112,10 +113,26 @@ interface StepContext {
   toolCalls: ToolCallCheck | undefined;
   /** Set once the endpoint broke the answer off (an in-band error), as opposed to a refusal or the caller leaving. */
   upstreamFailed: boolean;
+  /** Set once the answer stops: nothing after it is translated. */
+  ended: boolean;
 }
 
 /** The answer ended before its provider stream did: it failed, carried a part the dialect refuses, or the caller left. */
 const ENDED = Symbol('ended');
+
+/** The events of one upstream read translated for the caller, up to where the answer stops (then `ended`). */
+function translateRead(events: readonly CoreEvent[], context: StepContext): string {
+  let text = '';
+  for (const event of events) {
+    const translated = translate(event, context);
+    if (translated === ENDED) {
+      context.ended = true;
+      break;
+    }
+    text += translated;
+  }
+  return text;
+}
 
 /**
  * One committed event translated for the caller (possibly no text at all), or ENDED when the answer

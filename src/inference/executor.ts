@@ -6,7 +6,7 @@ import { adapterFor } from '../upstream/registry.js';
 import type { SpeechAdapter, UpstreamAdapter, UpstreamRequest } from '../upstream/types.js';
 import type { OperationAdapter, OperationAdapterLookup, OperationStreamDecoder, OperationStreamEvent, OperationStreaming } from '../upstream/operation-adapter.js';
 import { transportFailure, type UpstreamTransport, type UpstreamResponse } from '../upstream/transport.js';
-import { readSseFrames } from '../upstream/sse-frames.js';
+import { readSseBatches, readSseFrames } from '../upstream/sse-frames.js';
 import { contractFailure, honoursContract, toolContractOf, type ToolContract } from '../core/tool-contract.js';
 
 /** Every planned attempt failed before committing an answer. */
@@ -29,7 +29,7 @@ type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure
 
 /** The executor as the pipeline uses it: one way to run a plan per kind of answer. */
 export interface InferenceExecutor {
-  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>>;
+  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent[]>>>;
   complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>>;
   relay(request: CoreRequest, plan: Plan, signal: AbortSignal, adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined): Promise<Answer<AsyncGenerator<Uint8Array>>>;
   unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>>;
@@ -44,7 +44,7 @@ export interface InferenceExecutor {
 export class Executor implements InferenceExecutor {
   constructor(private readonly transport: UpstreamTransport, private readonly health: EndpointHealth) {}
 
-  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>> {
+  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent[]>>> {
     return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
   }
 
@@ -168,25 +168,34 @@ export class Executor implements InferenceExecutor {
     attempt: PlannedAttempt,
     adapter: UpstreamAdapter,
     signal: AbortSignal,
-  ): Promise<AttemptResult<AsyncGenerator<CoreEvent>>> {
+  ): Promise<AttemptResult<AsyncGenerator<CoreEvent[]>>> {
     const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
     if (!sent.ok) return sent;
-    const events = decodeStream(adapter, sent.response);
+    const reads = decodeStream(adapter, sent.response);
     const contract = toolContractOf(request);
     const buffered: CoreEvent[] = [];
-    for (;;) {
-      const next = await events.next();
-      const event = next.done ? undefined : next.value;
-      const failure = event?.type === 'error' ? event.failure : contract && (!event || event.type === 'finish') ? contractFailure(contract) : undefined;
-      if (failure) {
+    let committed = false;
+    while (!committed) {
+      const next = await reads.next();
+      if (next.done) {
+        if (!contract) break;
         sent.response.body.destroy();
-        return { ok: false, failure };
+        return { ok: false, failure: contractFailure(contract) };
       }
-      if (!event) break;
-      buffered.push(event);
-      if (commits(event, contract)) break;
+      // the rest of the read that committed goes with it, to be judged as the answer's
+      for (const event of next.value) {
+        if (!committed) {
+          const failure = event.type === 'error' ? event.failure : contract && event.type === 'finish' ? contractFailure(contract) : undefined;
+          if (failure) {
+            sent.response.body.destroy();
+            return { ok: false, failure };
+          }
+          committed = commits(event, contract);
+        }
+        buffered.push(event);
+      }
     }
-    return { ok: true, events: replay(buffered, events) };
+    return { ok: true, events: replay(buffered, reads) };
   }
 
   private async tryRelay(
@@ -247,24 +256,35 @@ function chatAdapter(attempt: PlannedAttempt): UpstreamAdapter | undefined {
   return adapterFor(attempt.endpoint.provider.api);
 }
 
-async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamResponse): AsyncGenerator<CoreEvent> {
+/**
+ * The events of a streamed reply, those of one upstream read together: each read costs one step
+ * through the pipeline, however many frames it carried. A batch ends at an error event.
+ */
+async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamResponse): AsyncGenerator<CoreEvent[]> {
   const decoder = adapter.createStreamDecoder();
   try {
-    for await (const frame of readSseFrames(response.body)) {
-      const events = decoder.frame(frame.data, frame.event);
-      for (const event of events) {
-        yield event;
-        if (event.type === 'error') return;
+    for await (const frames of readSseBatches(response.body)) {
+      const events: CoreEvent[] = [];
+      for (const frame of frames) {
+        for (const event of decoder.frame(frame.data, frame.event)) {
+          events.push(event);
+          if (event.type === 'error') {
+            yield events;
+            return;
+          }
+        }
       }
+      if (events.length > 0) yield events;
     }
   } catch (error) {
     const failure = transportFailure(error);
     if (failure.kind === 'timeout') {
-      yield { type: 'error', failure };
+      yield [{ type: 'error', failure }];
       return;
     }
   }
-  yield* decoder.end();
+  const last = decoder.end();
+  if (last.length > 0) yield last;
 }
 
 async function* decodeOperationStream<Result, Piece>(
@@ -318,9 +338,9 @@ async function* relayFrom(first: Uint8Array, rest: AsyncIterator<Uint8Array>): A
 }
 
 /** The events read before the commit, then the rest; leaving early, even among the first, releases the upstream body. */
-async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
+async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent[]>): AsyncGenerator<CoreEvent[]> {
   try {
-    yield* buffered;
+    yield buffered;
     yield* rest;
   } finally {
     await rest.return(undefined);

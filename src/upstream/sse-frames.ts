@@ -6,23 +6,34 @@ export interface SseFrame {
 }
 
 /**
- * Yields the SSE frames of an upstream body as they arrive. Bytes are decoded once, incrementally;
- * the parser keeps only the unfinished tail between reads.
+ * Yields the SSE frames of an upstream body, all those completed by one read together (none when
+ * a read completes none). Bytes are decoded once, incrementally; the parser keeps only the
+ * unfinished tail between reads.
  */
-export async function* readSseFrames(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame> {
-  const pending: SseFrame[] = [];
+export async function* readSseBatches(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame[]> {
+  let completed: SseFrame[] = [];
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
-      pending.push(frameOf(message));
+      completed.push(frameOf(message));
     },
   });
   const decoder = new TextDecoder();
+  const taken = () => {
+    const frames = completed;
+    completed = [];
+    return frames;
+  };
   for await (const bytes of body) {
     parser.feed(decoder.decode(bytes, { stream: true }));
-    while (pending.length > 0) yield pending.shift() as SseFrame;
+    if (completed.length > 0) yield taken();
   }
   parser.feed(decoder.decode());
-  while (pending.length > 0) yield pending.shift() as SseFrame;
+  if (completed.length > 0) yield taken();
+}
+
+/** The SSE frames of an upstream body, one at a time. */
+export async function* readSseFrames(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame> {
+  for await (const frames of readSseBatches(body)) yield* frames;
 }
 
 /** The SSE frames of a whole text (a stream already read to its end). */

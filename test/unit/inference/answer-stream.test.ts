@@ -90,16 +90,17 @@ class ScriptedExecutor implements InferenceExecutor {
 
   constructor(private readonly script: StreamScript) {}
 
-  async stream(_request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent>>> {
+  async stream(_request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent[]>>> {
     if ('fails' in this.script) throw await this.script.fails(plan, signal);
     const attempt = plan.attempts[0];
     if (!attempt) throw new Error('empty plan');
     return { attempt, events: this.marked(this.script.events(signal)), failures: [], startedAt: Date.now() };
   }
 
-  private async *marked(events: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent> {
+  /** The scripted events, each as an upstream read of its own. */
+  private async *marked(events: AsyncGenerator<CoreEvent>): AsyncGenerator<CoreEvent[]> {
     try {
-      yield* events;
+      for await (const event of events) yield [event];
     } finally {
       this.closed = true;
     }

@@ -74,6 +74,11 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
+/** The events of a stream, read after read. */
+async function streamed(reads: AsyncIterable<CoreEvent[]>): Promise<CoreEvent[]> {
+  return (await collect(reads)).flat();
+}
+
 async function failuresOf(run: Promise<unknown>): Promise<AllAttemptsFailed['failures']> {
   const error = await run.then(() => undefined, (thrown: unknown) => thrown);
   if (!(error instanceof AllAttemptsFailed)) throw new Error(`expected AllAttemptsFailed, got ${String(error)}`);
@@ -149,7 +154,7 @@ describe('a stream commits on its first content event', () => {
     transport.script(ALPHA, { body: [sse([chunk.role(), chunk.text('Hel')]), sse([chunk.text('lo'), chunk.finish(), chunk.usage(5, 2)])] });
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
     expect(answer.failures).toEqual([]);
-    expect(await collect(answer.events)).toEqual([
+    expect(await streamed(answer.events)).toEqual([
       { type: 'meta', upstreamId: 'up-1', model: 'm' },
       { type: 'text.start', index: 0 },
       { type: 'text.delta', index: 0, text: 'Hel' },
@@ -169,7 +174,7 @@ describe('a stream commits on its first content event', () => {
     expect(answer.attempt.endpoint.id).toBe('beta/acme/chat');
     expect(answer.failures.map((entry) => entry.failure.providerMessage)).toEqual(['overloaded']);
     expect(transport.sent[0]?.body.end).toBe('destroyed');
-    expect(texts(await collect(answer.events))).toEqual(['from beta']);
+    expect(texts(await streamed(answer.events))).toEqual(['from beta']);
   });
 
   it('a stream that closes or breaks before any content fails over', async () => {
@@ -188,7 +193,7 @@ describe('a stream commits on its first content event', () => {
     transport.script(BETA, okStream('never'));
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
     expect(answer.attempt.endpoint.id).toBe('alpha/acme/chat');
-    const events = await collect(answer.events);
+    const events = await streamed(answer.events);
     expect(texts(events)).toEqual(['Hel']);
     expect(events.at(-1)).toMatchObject({ type: 'error', failure: { providerMessage: 'model crashed' } });
     expect(transport.calledUrls).toEqual([ALPHA]);
@@ -199,7 +204,7 @@ describe('a stream commits on its first content event', () => {
     transport.script(ALPHA, { body: [sse([chunk.text('Hel')], { done: false }), { fail: new Error('other side closed') }] });
     transport.script(BETA, okStream('never'));
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
-    const events = await collect(answer.events);
+    const events = await streamed(answer.events);
     expect(texts(events)).toEqual(['Hel']);
     expect(events.at(-1)).toMatchObject({ type: 'error', failure: { kind: 'incomplete' } });
     expect(transport.calledUrls).toEqual([ALPHA]);
@@ -210,7 +215,7 @@ describe('a stream commits on its first content event', () => {
     transport.script(ALPHA, { body: [sse([chunk.role(), chunk.finish('length')])] });
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
     expect(answer.attempt.endpoint.id).toBe('alpha/acme/chat');
-    expect((await collect(answer.events)).map((event) => event.type)).toEqual(['meta', 'finish']);
+    expect((await streamed(answer.events)).map((event) => event.type)).toEqual(['meta', 'finish']);
   });
 });
 
@@ -255,7 +260,7 @@ describe('the tool contract (tool_choice requiring a tool)', () => {
     expect(answer.attempt.endpoint.id).toBe('beta/acme/chat');
     expect(answer.failures[0]?.failure).toMatchObject({ kind: 'contract', retryable: true });
     expect(answer.failures[0]?.failure.providerMessage).toContain('tool_choice "required"');
-    const events = await collect(answer.events);
+    const events = await streamed(answer.events);
     expect(events.find((event) => event.type === 'tool.start')).toMatchObject({ name: 'lookup' });
   });
 
@@ -264,7 +269,7 @@ describe('the tool contract (tool_choice requiring a tool)', () => {
     transport.script(ALPHA, { body: [sse([chunk.text('Let me look. '), chunk.tool('lookup'), chunk.finish('tool_calls')])] });
     const answer = await executor.stream(required, ALL, new AbortController().signal);
     expect(answer.attempt.endpoint.id).toBe('alpha/acme/chat');
-    const events = await collect(answer.events);
+    const events = await streamed(answer.events);
     expect(texts(events)).toEqual(['Let me look. ']);
     expect(events.some((event) => event.type === 'tool.start')).toBe(true);
   });
@@ -322,9 +327,9 @@ describe('abort', () => {
     const controller = new AbortController();
     const answer = await executor.stream(request({ stream: true }), ALL, controller.signal);
     const events: CoreEvent[] = [];
-    for await (const event of answer.events) {
-      events.push(event);
-      if (event.type === 'text.delta') controller.abort();
+    for await (const read of answer.events) {
+      events.push(...read);
+      if (read.some((event) => event.type === 'text.delta')) controller.abort();
     }
     expect(transport.sent[0]?.body.end).toBe('aborted');
     expect(events.some((event) => event.type === 'finish')).toBe(false);
@@ -335,7 +340,7 @@ describe('abort', () => {
     const { transport, executor } = setup();
     transport.script(ALPHA, { body: [sse([chunk.text('Hel')], { done: false }), { hang: true }] });
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
-    for await (const event of answer.events) if (event.type === 'text.delta') break;
+    for await (const read of answer.events) if (read.some((event) => event.type === 'text.delta')) break;
     expect(transport.sent[0]?.body.end).toBe('released');
   });
 });
