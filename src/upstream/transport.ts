@@ -1,7 +1,10 @@
-import { Agent, request as undiciRequest, errors as undiciErrors } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
 import { DEFAULT_SETTINGS, type Settings } from '../settings/settings-table.js';
 import type { UpstreamFailure } from '../core/events.js';
 import { formBody } from './form-body.js';
+import { ResponseBody } from './response-body.js';
 import type { UpstreamRequest } from './types.js';
 
 /** The `upstream.*` settings: how long a provider may take, and how many connections it gets. */
@@ -52,16 +55,16 @@ export class Transport implements UpstreamTransport {
     });
   }
 
-  async send(baseUrl: string, upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
-    const form = upstream.upload && formBody(upstream.body, upstream.upload);
-    const response = await undiciRequest(joinUrl(baseUrl, upstream.path), {
-      method: 'POST',
-      headers: form ? { ...upstream.headers, 'content-type': form.contentType, 'content-length': String(form.contentLength) } : upstream.headers,
-      body: form ? form.stream() : JSON.stringify(upstream.body),
-      signal,
-      dispatcher: this.agent,
+  send(baseUrl: string, upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    return new Promise((resolve, reject) => {
+      const url = new URL(joinUrl(baseUrl, upstream.path));
+      const form = upstream.upload && formBody(upstream.body, upstream.upload);
+      const body = form ? form.stream() : JSON.stringify(upstream.body);
+      const headers = form ? { ...upstream.headers, 'content-type': form.contentType, 'content-length': String(form.contentLength) } : upstream.headers;
+      const exchange = new Exchange({ signal, requestBody: body, resolve, reject });
+      this.agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body }, exchange);
     });
-    return { status: response.statusCode, headers: flattenHeaders(response.headers), body: response.body };
   }
 
   close(): Promise<void> {
@@ -73,12 +76,83 @@ function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.endsWith('/') ? baseUrl.slice(0, -1) + path : baseUrl + path;
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return (signal.reason as Error | undefined) ?? new undiciErrors.RequestAbortedError();
+}
+
+interface ExchangeOptions {
+  signal: AbortSignal;
+  /** Destroyed if the request fails, so an unsent upload is let go. */
+  requestBody: Readable | string;
+  resolve(response: UpstreamResponse): void;
+  reject(error: Error): void;
+}
+
+/**
+ * One request on the agent: settles `send` when the final response headers arrive (or the request
+ * fails first), then feeds the body. The caller's abort fails whichever comes next, until the body is
+ * read to its end, fails or is destroyed.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly #options: ExchangeOptions;
+  readonly #onAbort = () => this.#abort();
+  #controller: Dispatcher.DispatchController | undefined;
+  #body: ResponseBody | undefined;
+
+  constructor(options: ExchangeOptions) {
+    this.#options = options;
+    options.signal.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.#options.signal.aborted) controller.abort(abortReason(this.#options.signal));
+    else this.#controller = controller;
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // an informational (1xx) response precedes the real one
+    if (statusCode < 200) return;
+    this.#body = new ResponseBody(controller, () => this.#release());
+    this.#options.resolve({ status: statusCode, headers: flattenHeaders(headers), body: this.#body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.#body) this.#body.fail(error);
+    else this.#options.reject(error);
+    const { requestBody } = this.#options;
+    if (typeof requestBody !== 'string') requestBody.destroy();
+    this.#release();
+  }
+
+  #abort(): void {
+    const reason = abortReason(this.#options.signal);
+    if (this.#body) {
+      this.#body.destroy(reason);
+      return;
+    }
+    this.#options.reject(reason);
+    this.#controller?.abort(reason);
+  }
+
+  #release(): void {
+    this.#options.signal.removeEventListener('abort', this.#onAbort);
+  }
 }
 
 /** Describes a thrown transport error as an upstream failure (no body, so no `raw`). */

@@ -1,0 +1,152 @@
+import { errors as undiciErrors, type Dispatcher } from 'undici';
+
+/** Bytes held unread before the provider's connection is paused (undici's own stream default). */
+const HIGH_WATER_BYTES = 64 * 1024;
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+
+/**
+ * The body of one upstream response, fed by the dispatch handler as bytes arrive and read once:
+ * chunk by chunk (`for await`), or whole with `text()` / `json()`.
+ *
+ * Read chunk by chunk, it holds at most about `HIGH_WATER_BYTES` before pausing the connection, and
+ * resumes it once the reader has taken everything held. Read whole, it keeps every chunk and decodes
+ * them once at the end. An upstream failure, `destroy()` or the caller's abort drops what is held and
+ * is thrown to the reader; leaving a `for await` early destroys the body, which aborts the request.
+ */
+export class ResponseBody implements AsyncIterable<Uint8Array> {
+  readonly #controller: Dispatcher.DispatchController;
+  readonly #onClose: () => void;
+  #chunks: Buffer[] = [];
+  #heldBytes = 0;
+  #ended = false;
+  #closed = false;
+  #error: Error | undefined;
+  #read = false;
+  /** Wakes the reader waiting for bytes, an end or an error. */
+  #wake: (() => void) | undefined;
+  /** Set while `text()` / `json()` wait for the end. */
+  #whole: { resolve(bytes: Buffer): void; reject(error: Error): void } | undefined;
+
+  /** `onClose` runs once, when the body is read to its end, fails or is destroyed. */
+  constructor(controller: Dispatcher.DispatchController, onClose: () => void) {
+    this.#controller = controller;
+    this.#onClose = onClose;
+  }
+
+  /** Takes the next bytes from the provider. */
+  push(chunk: Buffer): void {
+    if (this.#closed) return;
+    this.#chunks.push(chunk);
+    this.#heldBytes += chunk.length;
+    if (this.#whole) return;
+    if (this.#heldBytes > HIGH_WATER_BYTES) this.#controller.pause();
+    this.#wakeReader();
+  }
+
+  /** The provider sent the whole body. */
+  end(): void {
+    if (this.#closed) return;
+    this.#ended = true;
+    if (this.#whole) this.#settleWhole();
+    else this.#wakeReader();
+  }
+
+  /** The request failed after its headers arrived (connection reset, body timeout): the reader gets `error`. */
+  fail(error: Error): void {
+    if (this.#closed) return;
+    this.#error = error;
+    this.#chunks = [];
+    this.#heldBytes = 0;
+    this.#whole?.reject(error);
+    this.#whole = undefined;
+    this.#wakeReader();
+    this.#close();
+  }
+
+  /** Stops reading: an unfinished request is aborted and its connection freed; later reads throw `reason`. */
+  destroy(reason: Error = new undiciErrors.RequestAbortedError()): void {
+    if (this.#closed) return;
+    const unfinished = !this.#ended;
+    this.fail(reason);
+    if (unfinished) this.#controller.abort(reason);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+    this.#claim();
+    try {
+      for (;;) {
+        const chunk = this.#chunks.shift();
+        if (chunk) {
+          this.#heldBytes -= chunk.length;
+          if (this.#chunks.length === 0 && this.#controller.paused) this.#controller.resume();
+          yield chunk;
+        } else if (this.#error) {
+          throw this.#error;
+        } else if (this.#ended) {
+          this.#close();
+          return;
+        } else {
+          await new Promise<void>((resolve) => {
+            this.#wake = resolve;
+          });
+        }
+      }
+    } finally {
+      this.destroy();
+    }
+  }
+
+  /** The whole body as UTF-8 text (a leading byte-order mark dropped). */
+  async text(): Promise<string> {
+    return decodeUtf8(await this.#wholeBytes());
+  }
+
+  /** The whole body parsed as JSON; a body that is not JSON rejects with the parser's SyntaxError. */
+  async json(): Promise<unknown> {
+    return JSON.parse(decodeUtf8(await this.#wholeBytes()));
+  }
+
+  #wholeBytes(): Promise<Buffer> {
+    this.#claim();
+    return new Promise((resolve, reject) => {
+      this.#whole = { resolve, reject };
+      if (this.#ended) this.#settleWhole();
+      else if (this.#controller.paused) this.#controller.resume();
+    });
+  }
+
+  #settleWhole(): void {
+    const chunks = this.#chunks;
+    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#heldBytes);
+    this.#chunks = [];
+    this.#heldBytes = 0;
+    this.#whole?.resolve(bytes);
+    this.#whole = undefined;
+    this.#close();
+  }
+
+  /** A body is read once; a destroyed or failed body throws its error instead. */
+  #claim(): void {
+    if (this.#error) throw this.#error;
+    if (this.#read) throw new TypeError('The upstream response body was already read');
+    this.#read = true;
+  }
+
+  #wakeReader(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#onClose();
+  }
+}
+
+function decodeUtf8(bytes: Buffer): string {
+  const start = bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2] ? 3 : 0;
+  return bytes.toString('utf8', start);
+}
