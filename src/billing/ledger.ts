@@ -140,7 +140,8 @@ async function finish(
       dayStart: dayStart(held.heldAt),
     },
   };
-  if (!hasLimits(held.limits ?? {})) {
+  // SQLite has no row locks (its write transaction excludes every other writer): nothing to take first
+  if (!hasLimits(held.limits ?? {}) || store.sqlite) {
     await store.writeStatement((db) => ledgerTables(store, db).settleHold(settlement));
     return;
   }

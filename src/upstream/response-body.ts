@@ -65,11 +65,13 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
   }
 
   /** Stops reading: an unfinished request is aborted and its connection freed; later reads throw `reason`. */
-  destroy(reason: Error = new undiciErrors.RequestAbortedError()): void {
+  destroy(reason?: Error): void {
     if (this.#closed) return;
+    // made only here: an error captures its stack, and a body read to its end is destroyed as well
+    const error = reason ?? new undiciErrors.RequestAbortedError();
     const unfinished = !this.#ended;
-    this.fail(reason);
-    if (unfinished) this.#controller.abort(reason);
+    this.fail(error);
+    if (unfinished) this.#controller.abort(error);
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
