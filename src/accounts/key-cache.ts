@@ -6,9 +6,14 @@ export const KEY_CACHE_LIMIT = 10_000;
  * Recently authenticated keys by hash, least recently used dropped first. Only keys that were valid
  * when read are kept; expiry is checked on every hit by the reader. The whole cache is dropped when
  * the keys changed under it (`observe` with a new key revision) or on `clear`.
+ *
+ * Beside it, the hash of each raw key that authenticated, so a key presented again costs no SHA-256.
+ * A raw key's hash never goes stale, yet it is dropped with the cache all the same, so the raw value
+ * of a key revoked since is not kept. Neither map is ever enumerated outside this class.
  */
 export class KeyCache {
   readonly #entries = new Map<string, KeyContext>();
+  readonly #hashes = new Map<string, string>();
   readonly #limit: number;
   #version: number | null = null;
   #epoch = 0;
@@ -47,15 +52,35 @@ export class KeyCache {
   set(hash: string, key: KeyContext, epoch: number): void {
     if (epoch !== this.#epoch) return;
     this.#entries.delete(hash);
-    if (this.#entries.size >= this.#limit) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
-    this.#entries.set(hash, key);
+    setBounded(this.#entries, hash, key, this.#limit);
+  }
+
+  /** The hash remembered for `rawKey` by `rememberHash`, if any. */
+  hashOf(rawKey: string): string | undefined {
+    return this.#hashes.get(rawKey);
+  }
+
+  /**
+   * Remembers `hash` as the hash of `rawKey`, a key that just authenticated; the oldest remembered
+   * is dropped past the limit. Skipped when the cache was cleared since `epoch` was read.
+   */
+  rememberHash(rawKey: string, hash: string, epoch: number): void {
+    if (epoch !== this.#epoch || this.#hashes.has(rawKey)) return;
+    setBounded(this.#hashes, rawKey, hash, this.#limit);
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#hashes.clear();
     this.#epoch += 1;
   }
+}
+
+/** Sets `key` in `map`, first dropping its oldest entry when the map already holds `limit`. */
+function setBounded<Value>(map: Map<string, Value>, key: string, value: Value, limit: number): void {
+  if (map.size >= limit) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, value);
 }

@@ -28,7 +28,7 @@ export function createKeyDirectory(store: Store, options: KeyDirectoryOptions = 
   const cache = options.cache ?? new KeyCache();
   const revision = options.revision ?? keyRevisionReader(store);
   return {
-    authenticate: (rawKey) => (rawKey === undefined || !isWellFormedKey(rawKey) ? Promise.resolve(null) : keyByHash({ store, cache, revision }, hashKey(rawKey), now())),
+    authenticate: (rawKey) => keyByRawKey({ store, cache, revision }, rawKey, now()),
     current: (hash) => keyByHash({ store, cache, revision }, hash, now()),
     inspect: async (key) => inspection(key, await readScopeUsage(store.db, { scope: 'key', id: key.keyId }, now())),
   };
@@ -38,6 +38,23 @@ interface KeySources {
   store: Store;
   cache: KeyCache;
   revision: KeyRevisionReader;
+}
+
+/**
+ * The key presented as `rawKey`. Its hash is computed once and then remembered by the cache, for as
+ * long as the key authenticates and the cache is not dropped; a value that is not a well-formed key
+ * never reaches the database.
+ */
+async function keyByRawKey(sources: KeySources, rawKey: string | undefined, at: Date): Promise<KeyContext | null> {
+  if (rawKey === undefined) return null;
+  const remembered = sources.cache.hashOf(rawKey);
+  if (remembered !== undefined) return keyByHash(sources, remembered, at);
+  if (!isWellFormedKey(rawKey)) return null;
+  const epoch = sources.cache.epoch;
+  const hash = hashKey(rawKey);
+  const key = await keyByHash(sources, hash, at);
+  if (key) sources.cache.rememberHash(rawKey, hash, epoch);
+  return key;
 }
 
 async function keyByHash(sources: KeySources, hash: string, at: Date): Promise<KeyContext | null> {

@@ -57,11 +57,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       },
       // the hold reserves its credit until the settlement committed, and is dropped only then
       settle: async (held, record) => {
-        await finish(store, held, record, true, now());
+        await finish(store, held, record, true, now(), instanceId);
         open.drop(held.id);
       },
       release: async (held, record) => {
-        await finish(store, held, record, false, now());
+        await finish(store, held, record, false, now(), instanceId);
         open.drop(held.id);
       },
       releaseExpired: async (at) => open.dropExpired(at ?? now()) + (await releaseExpired(store, at ?? now())),
@@ -71,8 +71,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   return {
     ...common,
     hold: (request) => hold(store, request, { at: now(), ttl, instanceId }),
-    settle: (held, record) => finish(store, held, record, true, now()),
-    release: (held, record) => finish(store, held, record, false, now()),
+    settle: (held, record) => finish(store, held, record, true, now(), instanceId),
+    release: (held, record) => finish(store, held, record, false, now(), instanceId),
     releaseExpired: (at) => releaseExpired(store, at ?? now()),
   };
 }
@@ -121,6 +121,7 @@ async function finish(
   given: GenerationRecord | undefined,
   charged: boolean,
   at: Date,
+  instanceId: string | null,
 ): Promise<void> {
   if (given && given.cost < 0n) throw new RangeError('a generation cost cannot be negative');
   // Billing is prepaid: the hold is the most a request may cost (settlement caps the charge to it).
@@ -131,8 +132,8 @@ async function finish(
     holdId: held.id,
     accountId: held.accountId,
     // the hold's own row decides between two settlements of one hold: the second finds it gone;
-    // a record written whole (its hold was never stored) names its hold as a pending row would
-    record: Object.assign(generationToRow(record, charged), { hold_id: held.id, held_units: held.amount.toString() }),
+    // a record written whole (its hold was never stored) names its instance and hold as a pending row would
+    record: Object.assign(generationToRow(record, charged), { instance_id: instanceId, hold_id: held.id, held_units: held.amount.toString() }),
     // the charge counts in the window its hold was taken in, as the hold did
     charge: cost === 0n ? null : {
       entry: { id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at },

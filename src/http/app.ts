@@ -11,6 +11,7 @@ import { registerScope } from './scopes.js';
 import { openedToBrowsers } from './cors.js';
 import { openApiOptions } from './openapi/document.js';
 import { registerRequestLog } from './request-log.js';
+import { requestLoggerFactory } from './request-logger.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerRootRoute } from './routes/root.js';
@@ -55,6 +56,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: services.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: services.settings.bodyLimitBytes,
     trustProxy: services.settings.trustProxy.length > 0 ? [...services.settings.trustProxy] : false,
     ...requestTimeoutOptions(services.settings),

@@ -8,6 +8,11 @@ export interface InferenceCall {
   generationId: string;
   /** Aborted when the caller goes away before the answer was delivered. */
   signal: AbortSignal;
+  /**
+   * The same caller leaving, told to attempt signals without a listener on `signal` (which would make
+   * that AbortSignal exist for every call). Without it, attempt signals listen on `signal`.
+   */
+  departure?: CallerDeparture;
   /** Aborted when a draining instance stops waiting for requests in flight. */
   restart: AbortSignal;
   /** Told of the call's refusal, attempts and stream (the request log, the metrics). */
@@ -23,32 +28,105 @@ export interface InferenceCall {
  */
 export type CallPhase = 'held' | 'answered' | 'ended' | 'settled';
 
+/** Lets go of whatever aborted an attempt; calling it again does nothing. */
+type Release = () => void;
+
+const NOTHING_TO_RELEASE: Release = () => undefined;
+
+/**
+ * A caller leaving before its answer was delivered. Its AbortSignal is made only when `signal` is
+ * first read (already aborted when the caller left before), and the attempt signals joined to it
+ * are aborted directly, so a call whose caller's signal nobody reads makes none.
+ */
+export class CallerDeparture {
+  readonly #attempts = new Set<AbortController>();
+  #controller: AbortController | undefined;
+  #left = false;
+
+  /** Aborted once the caller left. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#left) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The caller left: its signal is aborted first, then every attempt joined to it. */
+  leave(): void {
+    if (this.#left) return;
+    this.#left = true;
+    this.#controller?.abort();
+    for (const attempt of this.#attempts) attempt.abort();
+    this.#attempts.clear();
+  }
+
+  /** Aborts `attempt` when the caller leaves, at once when it left already. */
+  join(attempt: AbortController): Release {
+    if (this.#left) {
+      attempt.abort();
+      return NOTHING_TO_RELEASE;
+    }
+    this.#attempts.add(attempt);
+    return () => {
+      this.#attempts.delete(attempt);
+    };
+  }
+}
+
 /** A signal for the upstream work of a call: aborted by the caller leaving or by the restart. */
 export interface AttemptSignal {
   signal: AbortSignal;
-  /** Lets go of the long-lived restart signal; call once the answer ended. */
+  /** Lets go of the caller and of the long-lived restart signal; call once the answer ended. */
   release(): void;
 }
 
 /**
- * Joins the caller's signal and the restart. The listener on the restart signal is removed by
- * `release`: `AbortSignal.any` would leave one entry per request on it for the life of the process.
+ * Joins the caller's signal and the restart. No listener per request is left on the long-lived
+ * restart signal, nor added to it: `AbortSignal.any` would leave one entry per request on it for the
+ * life of the process, and adding and removing one per request walks the listeners of every request
+ * in flight. The attempts in flight are kept in a set instead, which `release` leaves.
  */
-export function attemptSignal(call: Pick<InferenceCall, 'signal' | 'restart'>): AttemptSignal {
+export function attemptSignal(call: Pick<InferenceCall, 'signal' | 'restart' | 'departure'>): AttemptSignal {
   const controller = new AbortController();
-  const abort = () => controller.abort();
-  if (call.signal.aborted || call.restart.aborted) controller.abort();
-  else {
-    call.signal.addEventListener('abort', abort, { once: true });
-    call.restart.addEventListener('abort', abort, { once: true });
-  }
+  const releaseCaller = call.departure ? call.departure.join(controller) : abortWith(call.signal, controller);
+  const releaseRestart = abortWith(call.restart, controller);
   return {
     signal: controller.signal,
     release() {
-      call.signal.removeEventListener('abort', abort);
-      call.restart.removeEventListener('abort', abort);
+      releaseCaller();
+      releaseRestart();
     },
   };
+}
+
+/** The attempts in flight under each signal `abortWith` joined them to. */
+const joinedAttempts = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/** Aborts `attempt` when `signal` aborts, at once when it did already. */
+function abortWith(signal: AbortSignal, attempt: AbortController): Release {
+  if (signal.aborted) {
+    attempt.abort();
+    return NOTHING_TO_RELEASE;
+  }
+  const attempts = attemptsJoinedTo(signal);
+  attempts.add(attempt);
+  return () => {
+    attempts.delete(attempt);
+  };
+}
+
+/** The set of attempts joined to `signal`, made with the one listener that aborts them all. */
+function attemptsJoinedTo(signal: AbortSignal): Set<AbortController> {
+  const known = joinedAttempts.get(signal);
+  if (known) return known;
+  const attempts = new Set<AbortController>();
+  signal.addEventListener('abort', () => {
+    for (const attempt of attempts) attempt.abort();
+    attempts.clear();
+  }, { once: true });
+  joinedAttempts.set(signal, attempts);
+  return attempts;
 }
 
 /** What a caller who left before the answer finished is recorded with (spec 02: 408 `timeout`). */

@@ -25,6 +25,8 @@ export function failedAttemptSample(failure: UpstreamFailure): EndpointSample | 
  * left or the instance restarted, the last of them was cut by that, not by its endpoint: not counted.
  */
 export function recordFailedAttempts(samples: SampleRecorder, failures: readonly AttemptFailure[], call: Pick<InferenceCall, 'signal' | 'restart'>): void {
+  // most answers come from their first attempt: then nothing is read (reading the caller's signal makes it)
+  if (failures.length === 0) return;
   const counted = call.signal.aborted || call.restart.aborted ? failures.length - 1 : failures.length;
   for (let index = 0; index < counted; index += 1) {
     const failed = failures[index];

@@ -133,7 +133,8 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     if (falling) logger.warn({ instances: liveInstances }, 'Redis cannot be reached: each rate limit is enforced per instance, at its share (limit ÷ live instances), until it is back');
     else logger.info('Redis is back: rate limits are shared by every instance again');
   });
-  // every request in flight listens for the restart (and lets go when it ends): no listener limit
+  // the requests in flight share one listener on the restart (see attemptSignal); others, such as the
+  // batch runner's, may add their own: no listener limit
   setMaxListeners(0, restart.signal);
   const files = new FileService({ store, blobs: createDatabaseBlobStore(store), keys: inputs.files.keyStore, maxUploadBytes: inputs.files.maxUploadBytes });
   let batchRunner: BatchRunner | undefined;

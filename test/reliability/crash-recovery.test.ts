@@ -149,7 +149,8 @@ describe.each(ENGINES)('a gateway killed with streams open, restarted on $name',
       // every stream that reached its caller was checkpointed at its commit, before its first byte
       const checkpointedIds = new Set(pendingAtCrash.filter((row) => row.completion_tokens !== null).map((row) => row.id));
       expect(admitted.filter((stream) => !checkpointedIds.has(stream.generationId))).toEqual([]);
-      expect(atCrash.holds.length).toBe(pendingAtCrash.length + (bystander ? 1 : 0));
+      // on SQLite holds are kept in the serving process, and died with it; on PostgreSQL they are rows
+      expect(atCrash.holds.length).toBe(engine.name === 'sqlite' ? 0 : pendingAtCrash.length + (bystander ? 1 : 0));
 
       // The restart settles the dead instance's generations before it serves.
       const restarted = await startQuietGateway(database.url);

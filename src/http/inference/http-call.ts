@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayError } from '../../core/errors.js';
-import type { InferenceCall } from '../../inference/call.js';
+import { CallerDeparture, type InferenceCall } from '../../inference/call.js';
 import { recordRefusal } from '../../inference/refusal-record.js';
 import type { InferenceAnswer } from '../../inference/run-inference.js';
 import type { Services } from '../services.js';
@@ -18,18 +18,28 @@ declare module 'fastify' {
 
 /**
  * The pipeline's call for an HTTP request: its key and generation id, a signal aborted when the
- * connection closes before the reply finished, the instance's restart signal, and the request's
- * trace as the observer (its log line, warnings and metrics).
+ * connection closes before the reply finished (made only if read: attempt signals join the
+ * departure itself), the instance's restart signal, and the request's trace as the observer (its
+ * log line, warnings and metrics).
  */
 export function inferenceCall(request: FastifyRequest, reply: FastifyReply, services: Pick<Services, 'restart' | 'logger' | 'metrics'>): InferenceCall {
-  const controller = new AbortController();
+  const departure = new CallerDeparture();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
+    if (!reply.raw.writableFinished) departure.leave();
   });
   const generationId = request.generationId ?? '';
   const trace = new RequestTrace(services.logger, services.metrics, generationId);
   request.trace = trace;
-  const call: InferenceCall = { key: authenticatedKey(request), generationId, signal: controller.signal, restart: services.restart, observer: trace };
+  const call: InferenceCall = {
+    key: authenticatedKey(request),
+    generationId,
+    get signal() {
+      return departure.signal;
+    },
+    departure,
+    restart: services.restart,
+    observer: trace,
+  };
   request.inferenceCall = call;
   return call;
 }

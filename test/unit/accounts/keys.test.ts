@@ -153,6 +153,37 @@ describe('authentication', () => {
   });
 });
 
+describe('remembered key hashes', () => {
+  const sha256 = (raw: string): string => createHash('sha256').update(raw).digest('hex');
+
+  it('a key that authenticated has its hash remembered; a well-formed unknown key does not', async () => {
+    const store = await open();
+    const created = await createAccount(store, { name: 'Ada' });
+    const unknown = generateKey();
+    const cache = new KeyCache();
+    const keys = createKeyDirectory(store, { cache });
+    for (let sent = 0; sent < 3; sent += 1) {
+      expect((await keys.authenticate(created.key))?.keyId).toBe(created.keyId);
+      expect(await keys.authenticate(unknown)).toBeNull();
+    }
+    expect(cache.hashOf(created.key)).toBe(sha256(created.key));
+    expect(cache.hashOf(unknown)).toBeUndefined();
+  });
+
+  it('a key whose hash is remembered gets null at once when revoked, and its hash is forgotten with the cache', async () => {
+    const store = await open();
+    const created = await createAccount(store, { name: 'Ada' });
+    const cache = new KeyCache();
+    const keys = createKeyDirectory(store, { cache });
+    await keys.authenticate(created.key);
+    expect(await keys.authenticate(created.key)).not.toBeNull();
+    expect(cache.hashOf(created.key)).toBeDefined();
+    await revokeKey(store, { id: created.keyId });
+    expect(await keys.authenticate(created.key)).toBeNull();
+    expect(cache.hashOf(created.key)).toBeUndefined();
+  });
+});
+
 describe.each(STORE_ENGINES)('key cache freshness on $name', (engine) => {
   it('a revocation, a suspension and new routing defaults written by another process reach a warm cache on the next request', async () => {
     const [server, admin] = await engine.openPair();
@@ -201,6 +232,23 @@ describe('key cache', () => {
     cache.clear();
     cache.set('a', context('a'), epoch);
     expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('remembers at most its limit of key hashes, the oldest dropped first, and none once cleared', () => {
+    const cache = new KeyCache(2);
+    for (const raw of ['a', 'b', 'c']) cache.rememberHash(raw, `hash-${raw}`, cache.epoch);
+    expect(cache.hashOf('a')).toBeUndefined();
+    expect([cache.hashOf('b'), cache.hashOf('c')]).toEqual(['hash-b', 'hash-c']);
+    cache.clear();
+    expect(cache.hashOf('c')).toBeUndefined();
+  });
+
+  it('a key hash read before a clear is not remembered after it', () => {
+    const cache = new KeyCache();
+    const epoch = cache.epoch;
+    cache.observe(7);
+    cache.rememberHash('a', 'hash-a', epoch);
+    expect(cache.hashOf('a')).toBeUndefined();
   });
 
   it('a new key revision drops every entry', () => {
