@@ -43,8 +43,12 @@ export interface AccountSummary {
   createdAt: Date;
 }
 
-/** The account's overview with its usage windows as they stand at `at`; null for an unknown account. */
-export async function readAccountOverview(store: Store, accountId: string, at: Date = new Date()): Promise<AccountOverview | null> {
+/**
+ * The account's overview with its usage windows as they stand at `at`; null for an unknown account.
+ * `heldInProcess` is what holds kept in the reading process's memory reserve (SQLite, see
+ * billing/process-holds.ts), beside the database's reserve.
+ */
+export async function readAccountOverview(store: Store, accountId: string, at: Date = new Date(), heldInProcess: Units = 0n): Promise<AccountOverview | null> {
   const account = await store.db
     .selectFrom('accounts')
     .select(['id', 'name', 'suspended', 'balance_units', 'reserved_units', 'limit_units', 'limit_reset'])
@@ -71,7 +75,7 @@ export async function readAccountOverview(store: Store, accountId: string, at: D
     usage: workspaceUsage.get(row.id) ?? emptyUsage(),
   }));
   const balance = BigInt(account.balance_units);
-  const reserved = BigInt(account.reserved_units);
+  const reserved = BigInt(account.reserved_units) + heldInProcess;
   return {
     id: account.id,
     name: account.name,

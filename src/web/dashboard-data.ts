@@ -1,4 +1,5 @@
 import { readAccountOverview, type AccountOverview } from '../accounts/account-overview.js';
+import type { Ledger } from '../billing/types.js';
 import { readAudit, type AuditEvent } from '../accounts/audit.js';
 import { listKeys, type ManagedKey } from '../accounts/key-management.js';
 import { usageInWindow } from '../accounts/scope-usage.js';
@@ -110,8 +111,13 @@ export function utcTime(at: Date): string {
 }
 
 /** The account's dashboard as it stands at `at`; null for an unknown account. */
-export async function readDashboard(store: Store, accountId: string, auditAfter?: string, at: Date = new Date()): Promise<DashboardView | null> {
-  const overview = await readAccountOverview(store, accountId, at);
+export async function readDashboard(
+  { store, ledger }: { store: Store; ledger: Pick<Ledger, 'reservedInProcess'> },
+  accountId: string,
+  auditAfter?: string,
+  at: Date = new Date(),
+): Promise<DashboardView | null> {
+  const overview = await readAccountOverview(store, accountId, at, ledger.reservedInProcess?.(accountId));
   if (!overview) return null;
   const [keys, generations, batches, files, audit, people] = await Promise.all([
     listKeys(store, accountId, { includeDisabled: true, includeManagement: true, limit: KEYS_SHOWN }, at),

@@ -87,7 +87,7 @@ interface DashboardExtras {
 
 async function showDashboard(services: Services, request: FastifyRequest, reply: FastifyReply, extras: DashboardExtras, status = 200): Promise<FastifyReply> {
   const { user } = sessionOf(request);
-  const view = await readDashboard(services.store, user.accountId, extras.auditAfter);
+  const view = await readDashboard(services, user.accountId, extras.auditAfter);
   if (!view) throw pageNotFound();
   return renderPage(request, reply, 'dashboard', {
     title: 'Dashboard',

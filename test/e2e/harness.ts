@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
+import { afterEach } from 'vitest';
 import { pino, type Logger } from 'pino';
 import { stringify } from 'yaml';
 import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
@@ -242,4 +243,40 @@ export async function generationRecord(harness: Harness, id: string): Promise<Ge
   const reply = await send(harness, { path: `/generation?id=${id}` });
   if (reply.status !== 200) throw new Error(`GET /generation?id=${id} answered ${reply.status}: ${reply.text}`);
   return (reply.json as { data: GenerationView }).data;
+}
+
+/**
+ * Gateways whose measured figures run on the test's clock, starting at `startsAt`: a minute passes
+ * when the test closes it, and the sync the background task runs every few seconds is run by the
+ * test. The gateways `start` opens (on in-memory SQLite, or `databaseUrl`) close after each test;
+ * `restartableDatabase` is a SQLite file a second gateway can open after the first.
+ */
+export function figuresOnTestClock(models: ModelSpec[], startsAt: string) {
+  const clock = { now: Date.parse(startsAt) };
+  const figures = { now: () => clock.now, syncIntervalMs: 3_600_000 };
+  const opened: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((harness) => harness.close()));
+  });
+  return {
+    clock,
+    async start(databaseUrl = 'sqlite::memory:'): Promise<Harness> {
+      const harness = await startHarness({ models, databaseUrl, figures });
+      opened.push(harness);
+      return harness;
+    },
+    /** Closes one gateway before the test ends (as a restart does). */
+    async close(harness: Harness): Promise<void> {
+      opened.splice(opened.indexOf(harness), 1);
+      await harness.close();
+    },
+    /** The minute closes and the figures sync. */
+    async closeMinute(harness: Harness): Promise<void> {
+      clock.now += 60_000;
+      await harness.gateway.services.state.figures.sync();
+    },
+    async restartableDatabase(): Promise<string> {
+      return `sqlite:${join(await mkdtemp(join(tmpdir(), 'switchyard-figures-')), 'db.sqlite')}`;
+    },
+  };
 }

@@ -1,8 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, type ModelSpec } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { figuresOnTestClock, type Harness, type ModelSpec } from './harness.js';
 
 /**
  * Figures measured on the gateway's own traffic (spec 02 "Endpoint entry"), and routing that
@@ -21,19 +18,7 @@ const MODELS: ModelSpec[] = [{
   ],
 }];
 
-const harnesses: Harness[] = [];
-const clock = { now: Date.parse('2025-07-01T12:00:10Z') };
-const figures = { now: () => clock.now, syncIntervalMs: 3_600_000 };
-
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((harness) => harness.close()));
-});
-
-async function start(databaseUrl = 'sqlite::memory:'): Promise<Harness> {
-  const harness = await startHarness({ models: MODELS, databaseUrl, figures });
-  harnesses.push(harness);
-  return harness;
-}
+const { clock, start, close, closeMinute, restartableDatabase } = figuresOnTestClock(MODELS, '2025-07-01T12:00:10Z');
 
 /** Streams one answer through the gateway, pinned to `provider` or sorted by `sort`; the serving provider's name. */
 async function stream(harness: Harness, provider: { only?: string[]; sort?: string }): Promise<string | null> {
@@ -51,8 +36,7 @@ async function measure(harness: Harness): Promise<void> {
   for (const provider of ['sim-a', 'sim-b']) {
     for (let index = 0; index < 5; index += 1) await stream(harness, { only: [provider] });
   }
-  clock.now += 60_000;
-  await harness.gateway.services.state.figures.sync();
+  await closeMinute(harness);
 }
 
 describe('measured figures', () => {
@@ -74,10 +58,10 @@ describe('measured figures', () => {
   });
 
   it('a restart keeps the figures: the next gateway on the same database routes by them at once', async () => {
-    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-figures-')), 'db.sqlite')}`;
+    const databaseUrl = await restartableDatabase();
     const before = await start(databaseUrl);
     await measure(before);
-    await harnesses.splice(0)[0]?.close();
+    await close(before);
     clock.now += 60_000;
     const after = await start(databaseUrl);
     expect(after.gateway.services.state.figuresOf('sim-a/acme/chat').ttft.last30m.samples).toBe(5);

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { send, startHarness, type Harness, type ModelSpec } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { figuresOnTestClock, send, type Harness, type ModelSpec } from './harness.js';
 
 /**
  * Render timing (spec 02 "Endpoint entry"): measured from the renders the gateway serves, null until
@@ -27,29 +24,11 @@ const MODELS: ModelSpec[] = [
   { id: 'acme/chat', endpoints: [{ provider: 'sim-a', upstream_model: 'chat' }] },
 ];
 
-const harnesses: Harness[] = [];
-const clock = { now: Date.parse('2025-07-01T12:00:10Z') };
-const figures = { now: () => clock.now, syncIntervalMs: 3_600_000 };
-
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((harness) => harness.close()));
-});
-
-async function start(databaseUrl = 'sqlite::memory:'): Promise<Harness> {
-  const harness = await startHarness({ models: MODELS, databaseUrl, figures });
-  harnesses.push(harness);
-  return harness;
-}
+const { start, close, closeMinute, restartableDatabase } = figuresOnTestClock(MODELS, '2025-07-01T12:00:10Z');
 
 async function render(harness: Harness, size: '256x256' | '512x512' | '1024x1024', n = 1): Promise<void> {
   const client = new OpenAI({ baseURL: harness.baseUrl, apiKey: harness.key, maxRetries: 0 });
   await client.images.generate({ model: 'acme/paint', prompt: 'a signal box', size, n });
-}
-
-/** The minute closes and the figures sync. */
-async function closeMinute(harness: Harness): Promise<void> {
-  clock.now += 60_000;
-  await harness.gateway.services.state.figures.sync();
 }
 
 type Entry = { provider_name: string; render_timing: { fixed_seconds: number; seconds_per_megapixel: number } | null; render_timing_samples: number | null; render_timing_sizes: number | null };
@@ -83,14 +62,14 @@ describe('render timing', () => {
   });
 
   it('survives a restart: the next gateway on the same database reports the same timing', async () => {
-    const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-render-timing-')), 'db.sqlite')}`;
+    const databaseUrl = await restartableDatabase();
     const before = await start(databaseUrl);
     for (const size of ['256x256', '512x512', '1024x1024', '256x256', '512x512'] as const) await render(before, size);
     await closeMinute(before);
     const measured = await endpointEntry(before, 'acme/paint');
     expect(measured).toMatchObject({ render_timing_samples: 5, render_timing_sizes: 3 });
     expect(measured.render_timing).not.toBeNull();
-    await harnesses.splice(0)[0]?.close();
+    await close(before);
     const after = await start(databaseUrl);
     await after.gateway.services.state.figures.sync();
     expect(await endpointEntry(after, 'acme/paint')).toEqual(measured);

@@ -63,6 +63,15 @@ describe.each(STORE_ENGINES)('account overview on $name', (engine) => {
     expect(await readAccountOverview(store, accountId)).toMatchObject({ spendable: 0n, suspended: true });
   });
 
+  it('adds what the reading process holds in memory to the reserve, and takes it from the spendable balance', async () => {
+    const store = await open();
+    const { accountId } = await createAccount(store, { name: 'Ada', creditsUsd: '10' });
+    await setMoney(store, accountId, parseUsd('10'), parseUsd('2.5'));
+    expect(await readAccountOverview(store, accountId, new Date(), parseUsd('0.000000000000000000000001'))).toMatchObject({
+      reserved: parseUsd('2.500000000000000000000001'), spendable: parseUsd('7.499999999999999999999999'),
+    });
+  });
+
   it('lists the workspaces oldest first, each with its limit, routing defaults and usage', async () => {
     const store = await open();
     const at = new Date('2025-03-12T10:00:00Z');
