@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import { LIFETIME_DAY, type ScopeRef } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
-import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type HoldSettlement, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
 import { sumUnits, type Units } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
@@ -26,6 +26,8 @@ class SqliteLedgerStatements {
   readonly insertEntry: Statement;
   /** The day and lifetime rows of the three scopes of one charge, added to by `units_add`. */
   readonly addSpend: Statement;
+  /** One spend row (scope, owner, day), added to by `units_add`. */
+  readonly addSpendRow: Statement;
   /** A generation row, every column bound by position (an absent value binds NULL). */
   readonly insertGeneration: Statement;
   /** A final record written over its pending row: the settled columns, then the id. */
@@ -47,6 +49,10 @@ class SqliteLedgerStatements {
     );
     this.addSpend = database.prepare(
       `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES ${Array.from({ length: SPEND_SCOPES.length * 2 }, () => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
+    );
+    this.addSpendRow = database.prepare(
+      `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES (?, ?, ?, ?)
        ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
     );
     this.insertGeneration = database.prepare(
@@ -155,14 +161,8 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
       return true;
     },
-    async settleHold({ holdId, accountId, record, charge }) {
-      const amount = statements.deleteHold.get(holdId) as string | undefined;
-      const settled = boundValues(record, SETTLED_COLUMNS);
-      settled.push(record.id);
-      const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
-      const taken = written ? charge : null;
-      if (amount === undefined && taken === null) return;
-      await moveMoney(accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(amount === undefined ? 0n : BigInt(amount)) }, taken);
+    async settleHold(settlement) {
+      settleHoldsNow(statements, [settlement]);
     },
     async insertGeneration(row: Insertable<GenerationsTable>) {
       return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
@@ -170,6 +170,52 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     insertEntry,
     moveMoney,
   };
+}
+
+/**
+ * Settles holds together, each as `LedgerTables.settleHold` says (the hold deleted, the record
+ * written once, and only a call that wrote it charges), with the money of all of them moved at the
+ * end: one balance write per account and one write per spend row, however many settlements share
+ * them. Runs inside the write batch's transaction, synchronously.
+ */
+export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements: readonly HoldSettlement[]): void {
+  settleHoldsNow(prepared(database).statements, settlements);
+}
+
+function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[]): void {
+  const moves = new Map<string, AccountBalance>();
+  const spend = new Map<string, { scope: SpendScope; owner: string; day: number; units: Units }>();
+  const addSpend = (scope: SpendScope, owner: string, day: number, units: Units) => {
+    const key = `${scope}\u0000${owner}\u0000${day}`;
+    const row = spend.get(key);
+    if (row) row.units += units;
+    else spend.set(key, { scope, owner, day, units });
+  };
+  for (const { holdId, accountId, record, charge } of settlements) {
+    const held = statements.deleteHold.get(holdId) as string | undefined;
+    const settled = boundValues(record, SETTLED_COLUMNS);
+    settled.push(record.id);
+    const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
+    const taken = written ? charge : null;
+    if (held === undefined && taken === null) continue;
+    const move = moves.get(accountId) ?? { balance: 0n, reserved: 0n };
+    move.balance -= taken?.entry.amount ?? 0n;
+    move.reserved -= held === undefined ? 0n : BigInt(held);
+    moves.set(accountId, move);
+    if (!taken) continue;
+    const { entry, owners, dayStart } = taken;
+    statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
+    for (const scope of SPEND_SCOPES) {
+      addSpend(scope, owners[scope], dayStart, entry.amount);
+      addSpend(scope, owners[scope], LIFETIME_DAY, entry.amount);
+    }
+  }
+  for (const [accountId, change] of moves) {
+    const account = readAccountNow(statements, accountId);
+    if (!account) throw new Error(`account ${accountId} does not exist`);
+    statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
+  }
+  for (const { scope, owner, day, units } of spend.values()) statements.addSpendRow.run(scope, owner, day, units.toString());
 }
 
 /** One statement per spend scope, its SQL naming the scope's column of `holds`. */

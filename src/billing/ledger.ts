@@ -10,6 +10,7 @@ import { sqliteLedgerReadsNow } from './ledger-tables-sqlite.js';
 import type { AccountBalance, HoldSettlement, LedgerTables, SpendOwners } from './ledger-tables.js';
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { ProcessHolds } from './process-holds.js';
+import { SettlementQueue } from './settlement-queue.js';
 import { checkSpendLimits } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
@@ -48,6 +49,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   if (options.holdsInProcess) {
     if (!store.sqlite) throw new Error('holds are kept in process only on SQLite, the engine of one process');
     const open = new ProcessHolds(sqliteLedgerReadsNow(store.sqlite));
+    const settlements = new SettlementQueue(store, store.sqlite);
     return {
       ...common,
       async hold(request) {
@@ -57,11 +59,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       },
       // the hold reserves its credit until the settlement committed, and is dropped only then
       settle: async (held, record) => {
-        await finish(store, held, record, true, now(), instanceId);
+        await settlements.add(settlementOf(held, record, true, now(), instanceId));
         open.drop(held.id);
       },
       release: async (held, record) => {
-        await finish(store, held, record, false, now(), instanceId);
+        await settlements.add(settlementOf(held, record, false, now(), instanceId));
         open.drop(held.id);
       },
       releaseExpired: async (at) => open.dropExpired(at ?? now()) + (await releaseExpired(store, at ?? now())),
@@ -71,8 +73,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   return {
     ...common,
     hold: (request) => hold(store, request, { at: now(), ttl, instanceId }),
-    settle: (held, record) => finish(store, held, record, true, now(), instanceId),
-    release: (held, record) => finish(store, held, record, false, now(), instanceId),
+    settle: async (held, record) => finish(store, held, settlementOf(held, record, true, now(), instanceId)),
+    release: async (held, record) => finish(store, held, settlementOf(held, record, false, now(), instanceId)),
     releaseExpired: (at) => releaseExpired(store, at ?? now()),
   };
 }
@@ -114,21 +116,17 @@ function insufficientCredits(amount: Units, account: AccountBalance): GatewayErr
   return new GatewayError('payment_required', message, { metadata: { required: amount.toString(), spendable: spendable.toString() } });
 }
 
-/** Settles (`charged`) or releases a hold: unreserve it if still open, close the generation once, charge once. */
-async function finish(
-  store: Store,
-  held: Hold,
-  given: GenerationRecord | undefined,
-  charged: boolean,
-  at: Date,
-  instanceId: string | null,
-): Promise<void> {
+/**
+ * What settling (`charged`) or releasing a hold writes: unreserve it if still open, close the
+ * generation once, charge once. Refuses a negative cost, and a charge above the hold.
+ */
+function settlementOf(held: Hold, given: GenerationRecord | undefined, charged: boolean, at: Date, instanceId: string | null): HoldSettlement {
   if (given && given.cost < 0n) throw new RangeError('a generation cost cannot be negative');
   // Billing is prepaid: the hold is the most a request may cost (settlement caps the charge to it).
   if (charged && given && given.cost > held.amount) throw new RangeError('a charge cannot exceed its hold');
   const record = given ?? unservedRecord(held, at);
   const cost = charged ? record.cost : 0n;
-  const settlement: HoldSettlement = {
+  return {
     holdId: held.id,
     accountId: held.accountId,
     // the hold's own row decides between two settlements of one hold: the second finds it gone;
@@ -141,6 +139,10 @@ async function finish(
       dayStart: dayStart(held.heldAt),
     },
   };
+}
+
+/** Writes one settlement in a transaction of its own. */
+async function finish(store: Store, held: Hold, settlement: HoldSettlement): Promise<void> {
   // SQLite has no row locks (its write transaction excludes every other writer): nothing to take first
   if (!hasLimits(held.limits ?? {}) || store.sqlite) {
     await store.writeStatement((db) => ledgerTables(store, db).settleHold(settlement));

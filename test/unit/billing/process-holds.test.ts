@@ -172,6 +172,52 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
     });
   });
 
+  describe('settlements written together', () => {
+    it('settlements arriving together are one write: each record once, the balance and every spend row moved by their exact sum', async () => {
+      const { store, owner } = await funded('10');
+      const ledger = inProcess(store);
+      const holds = await Promise.all(Array.from({ length: 20 }, (_, index) => ledger.hold(request(owner, `g${index}`, parseUsd('0.4')))));
+      const costs = holds.map((_, index) => parseUsd('0.01') + BigInt(index));
+      const writes: unknown[] = [];
+      const write = store.writeStatement;
+      store.writeStatement = (work) => {
+        writes.push(work);
+        return write(work);
+      };
+      await Promise.all([
+        ...holds.map((hold, index) => ledger.settle(hold, served(hold, costs[index] ?? 0n))),
+        // a second settlement of one hold in the same write charges nothing more
+        ledger.settle(holds[0] as Hold, served(holds[0] as Hold, costs[0] ?? 0n)),
+      ]);
+      expect(writes).toHaveLength(1);
+      const total = costs.reduce((sum, cost) => sum + cost, 0n);
+      expect(await money(store)).toEqual({ balance: parseUsd('10') - total, reserved: 0n });
+      expect(await charges(store)).toHaveLength(20);
+      const now = new Date();
+      for (const scope of ['key', 'workspace', 'account'] as const) {
+        const id = scope === 'key' ? owner.keyId : scope === 'workspace' ? owner.workspaceId : owner.accountId;
+        expect(await readScopeUsage(store.db, { scope, id }, now), scope).toMatchObject({ total, daily: total });
+      }
+      expect(await spendable(ledger, owner)).toBe(parseUsd('10') - total);
+    });
+
+    it('a write that fails refuses every settlement in it: nothing is charged or recorded, and their holds keep reserving', async () => {
+      const { store, owner } = await funded('10');
+      const ledger = inProcess(store);
+      const first = await ledger.hold(request(owner, 'g1', parseUsd('1')));
+      const second = await ledger.hold(request(owner, 'g2', parseUsd('1')));
+      // the ledger's entries cannot be written: the write fails after the first record
+      await store.db.schema.createIndex('entries_refused').on('ledger_entries').column('kind').where('kind', '=', 'charge').unique().execute();
+      await store.db.insertInto('ledger_entries').values({ id: 'led_x', account_id: owner.accountId, amount_units: '1', kind: 'charge', generation_id: null, created_at: 0 }).execute();
+      const outcomes = await Promise.allSettled([ledger.settle(first, served(first, parseUsd('0.5'))), ledger.settle(second, served(second, parseUsd('0.5')))]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+      expect(await read(store, owner, 'g1')).toBeNull();
+      expect(await read(store, owner, 'g2')).toBeNull();
+      expect((await money(store)).balance).toBe(parseUsd('10'));
+      expect(await spendable(ledger, owner)).toBe(parseUsd('8'));
+    });
+  });
+
   describe('settling and releasing', () => {
     it('settle charges the exact cost once however often it is called, also at once, writes the final record and frees the reservation', async () => {
       const { store, owner } = await funded('5');
