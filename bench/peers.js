@@ -10,9 +10,19 @@
  * the run; rate limits are out of reach, so the limiter still runs on every request and refuses
  * none. Every other setting is the default (log level included).
  *
- * The harness' summary and ratio tables are written into bench/README.md (between the
- * `peers-results` markers) with the machine line it printed; BENCH_README=0 only prints them.
- * The harness' own knobs (ROUNDS, DURATION, MODES, …) pass through.
+ * Then the large-request case, in the same invocation: the harness again, non-streamed at 32
+ * connections, bare proxy and Switchyard only, with its body replaced by a 100 KB prompt and then by
+ * a request offering 200 tools (a copy of run.sh that reads the body from LARGE_BODY_FILE), so the
+ * cost of estimating and translating big bodies shows as CPU per request beside the bare proxy's.
+ * LARGE=0 skips it.
+ *
+ * PEERS_POSTGRES (a server URL such as postgres://postgres@127.0.0.1:5432) serves from PostgreSQL
+ * instead: a database `switchyard_peers` made afresh there, funded once and kept across the rounds;
+ * its tables go to their own section of bench/README.md.
+ *
+ * The harness' summary and ratio tables, and the large-request table, are written into
+ * bench/README.md (between the `peers-results` markers) with the machine line it printed;
+ * BENCH_README=0 only prints them. The harness' own knobs (ROUNDS, DURATION, MODES, …) pass through.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
@@ -66,39 +76,36 @@ models:
         upstream_model: gpt-4o-mini
         context_length: 128000
         max_completion_tokens: 4096
-        supported_parameters: [max_tokens, temperature, stream_options]
+        supported_parameters: [max_tokens, temperature, stream_options, tools, tool_choice]
         pricing: { prompt: "0.0000005", completion: "0.0000015" }
 `);
-const fresh = join(state, 'fresh.db');
-const created = JSON.parse(execFileSync('node', [CLI, 'admin', 'account', 'create', '--name', 'peers', '--credits', '1000000000', '--json', '--database', `sqlite:${fresh}`], { encoding: 'utf8' }));
-// run.sh starts the gateway fresh for every round: each start gets a copy of the funded database
+const postgres = process.env.PEERS_POSTGRES;
+const database = postgres ? await freshPostgresDatabase(postgres) : `sqlite:${join(state, 'fresh.db')}`;
+const created = JSON.parse(execFileSync('node', [CLI, 'admin', 'account', 'create', '--name', 'peers', '--credits', '1000000000', '--json', '--database', database], { encoding: 'utf8' }));
+// run.sh starts the gateway fresh for every round: on SQLite each start gets a copy of the funded database
 const serve = join(state, 'serve.sh');
+const served = postgres ? database : `sqlite:${state}/run.db`;
 writeFileSync(serve, `#!/bin/bash
-cp '${fresh}' '${state}/run.db' && rm -f '${state}/run.db-wal' '${state}/run.db-shm'
-exec node '${CLI}' serve --config '${config}' --port ${PORT} --database 'sqlite:${state}/run.db' --key-store 'sqlite:${state}/keys.db'
+${postgres ? '' : `cp '${state}/fresh.db' '${state}/run.db' && rm -f '${state}/run.db-wal' '${state}/run.db-shm'`}
+exec node '${CLI}' serve --config '${config}' --port ${PORT} --database '${served}' --key-store 'sqlite:${state}/keys.db'
 `);
 chmodSync(serve, 0o755);
 
-const run = spawnSync('bash', ['run.sh'], {
-  cwd: harness,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    TARGETS: process.env.TARGETS ?? 'direct bare switchyard',
-    CUSTOM_NAME: 'switchyard',
-    CUSTOM_CMD: serve,
-    CUSTOM_PORT: String(PORT),
-    CUSTOM_PATH: '/api/v1/chat/completions',
-    CUSTOM_HEADERS: `authorization: Bearer ${created.key}`,
-    BENCH_MODEL: MODEL,
-  },
-});
-if (run.status !== 0) throw new Error(`run.sh exited with ${run.status}`);
-
+const harnessEnv = {
+  ...process.env,
+  TARGETS: process.env.TARGETS ?? 'direct bare switchyard',
+  CUSTOM_NAME: 'switchyard',
+  CUSTOM_CMD: serve,
+  CUSTOM_PORT: String(PORT),
+  CUSTOM_PATH: '/api/v1/chat/completions',
+  CUSTOM_HEADERS: `authorization: Bearer ${created.key}`,
+  BENCH_MODEL: MODEL,
+};
+runHarness('run.sh', harnessEnv);
 const results = readFileSync(join(harness, 'results.md'), 'utf8');
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
 const report = [
-  `Switchyard \`${commit}\` in \`../shared/peers/run.sh\` (\`node bench/peers.js\`). ${section(results, 'Run `')}`,
+  `Switchyard \`${commit}\` on ${postgres ? 'PostgreSQL (one instance, local server)' : 'SQLite'} in \`../shared/peers/run.sh\` (\`node bench/peers.js\`). ${section(results, 'Run `')}`,
   '',
   '### Summary (mean over rounds)',
   '',
@@ -108,8 +115,11 @@ const report = [
   '',
   table(results, '## Ratios'),
 ].join('\n');
-console.log(`\n${report}`);
-if (process.env.BENCH_README !== '0') await writeReadmeResults(report, { name: 'peers-results', heading: 'The peers harness (latest run)' });
+const large = process.env.LARGE === '0' ? '' : `\n\n${largeRequests()}`;
+console.log(`\n${report}${large}`);
+if (process.env.BENCH_README !== '0') await writeReadmeResults(`${report}${large}`, postgres
+  ? { name: 'peers-results-postgres', heading: 'The peers harness on PostgreSQL (latest run)' }
+  : { name: 'peers-results', heading: 'The peers harness (latest run)' });
 
 /** The first two lines of the paragraph of `markdown` starting with `prefix`: the run, the machine and the load generator. */
 function section(markdown, prefix) {
@@ -123,4 +133,94 @@ function table(markdown, heading) {
   if (first < 0) return '';
   const after = lines.findIndex((line, index) => index > first && !line.startsWith('|'));
   return lines.slice(first, after < 0 ? undefined : after).join('\n');
+}
+
+function runHarness(script, env) {
+  const run = spawnSync('bash', [script], { cwd: harness, stdio: 'inherit', env });
+  if (run.status !== 0) throw new Error(`${script} exited with ${run.status}`);
+}
+
+/**
+ * The large-request case: a copy of run.sh whose non-streamed body is LARGE_BODY_FILE, run for each
+ * body (non-streamed, 32 connections, bare and Switchyard); the table of CPU per request.
+ */
+function largeRequests() {
+  const script = readFileSync(join(harness, 'run.sh'), 'utf8');
+  const bodyLine = /^printf .*>"\$BODY_NS"$/m;
+  if (!bodyLine.test(script)) throw new Error('run.sh no longer writes $BODY_NS as this script expects');
+  writeFileSync(join(harness, 'run-large.sh'), script.replace(bodyLine, 'cp "$LARGE_BODY_FILE" "$BODY_NS"'));
+  const cases = [
+    { name: '100 KB prompt', body: largePromptBody() },
+    { name: '200 tools', body: manyToolsBody() },
+  ];
+  const rows = cases.map(({ name, body }) => {
+    const file = join(state, `${name.replace(/\W+/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify(body));
+    runHarness('run-large.sh', { ...harnessEnv, TARGETS: 'bare switchyard', MODES: 'ns', LARGE_BODY_FILE: file });
+    const summary = summaryRows(readFileSync(join(harness, 'results.md'), 'utf8'));
+    const of = (target) => summary.find((row) => row.target === target) ?? {};
+    const bare = of('bare');
+    const gateway = of('switchyard');
+    const cpu = (row) => Number(row['gateway CPU µs/req']);
+    return `| ${name} | ${Buffer.byteLength(JSON.stringify(body))} | ${bare['req/s']} | ${gateway['req/s']} | ${(Number(gateway['req/s']) / Number(bare['req/s'])).toFixed(2)}× | ${bare['gateway CPU µs/req']} | ${gateway['gateway CPU µs/req']} | ${(cpu(gateway) - cpu(bare)).toFixed(0)} | ${gateway['gateway peak RSS MiB']} |`;
+  });
+  return [
+    '### Large requests (non-streamed, c=32, same invocation)',
+    '',
+    '| body | bytes | bare req/s | Switchyard req/s | ratio | bare CPU µs/req | Switchyard CPU µs/req | added CPU µs/req | Switchyard peak RSS MiB |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows,
+  ].join('\n');
+}
+
+/** The rows of the harness' summary table, keyed by its column names. */
+function summaryRows(markdown) {
+  const lines = table(markdown, '## Summary').split('\n');
+  const cells = (line) => line.split('|').slice(1, -1).map((cell) => cell.trim());
+  const [header, , ...rows] = lines;
+  const names = cells(header ?? '');
+  return rows.map((line) => Object.fromEntries(cells(line).map((cell, index) => [names[index], cell])));
+}
+
+/** A conversation whose user turn is 100 KB of varied prose. */
+function largePromptBody() {
+  const words = ['signal', 'junction', 'freight', 'timetable', 'points', 'siding', 'shunter', 'ballast', 'gradient', 'platform', 'viaduct', 'semaphore'];
+  let text = '';
+  for (let index = 0; text.length < 100_000; index += 1) {
+    text += `${words[index % words.length]} ${words[(index * 7) % words.length]} number ${index}, then ${words[(index * 5) % words.length]}. `;
+  }
+  return { model: MODEL, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: text.slice(0, 100_000) }], max_tokens: 64, temperature: 0 };
+}
+
+/** A short question offering 200 function tools, each with a small JSON schema. */
+function manyToolsBody() {
+  const tools = Array.from({ length: 200 }, (_, index) => ({
+    type: 'function',
+    function: {
+      name: `lookup_${index}`,
+      description: `Looks up record ${index} of the yard's inventory by its id and returns its state.`,
+      parameters: {
+        type: 'object',
+        properties: { id: { type: 'string', description: 'The record id' }, detail: { type: 'string', enum: ['short', 'full'] } },
+        required: ['id'],
+      },
+    },
+  }));
+  return { model: MODEL, messages: [{ role: 'user', content: 'Which siding is free?' }], tools, max_tokens: 64, temperature: 0 };
+}
+
+/** An empty database `switchyard_peers` on the PostgreSQL server at `server`, made afresh; its URL. */
+async function freshPostgresDatabase(server) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query('DROP DATABASE IF EXISTS switchyard_peers');
+    await client.query('CREATE DATABASE switchyard_peers');
+  } finally {
+    await client.end();
+  }
+  const url = new URL(server);
+  url.pathname = '/switchyard_peers';
+  return url.toString();
 }

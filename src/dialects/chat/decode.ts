@@ -50,8 +50,11 @@ export function decodeChatRequest(body: ChatRequestBody, headers: HeaderBag): Co
   return request;
 }
 
+/** The parameter policy as a list, made once: it is walked on every request. */
+const PARAMETER_POLICIES = Object.entries(CHAT_PARAMETER_POLICY);
+
 function sortParameters(body: ChatRequestBody, request: CoreRequest): void {
-  for (const [name, policy] of Object.entries(CHAT_PARAMETER_POLICY)) {
+  for (const [name, policy] of PARAMETER_POLICIES) {
     const value = body[name as ChatParameterName];
     if (value === undefined) continue;
     if (policy === 'declared') request.parameters[name] = value;
