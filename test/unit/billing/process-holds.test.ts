@@ -172,6 +172,19 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
     });
   });
 
+  describe('accounts apart', () => {
+    it('one account\'s holds reserve nothing of another\'s balance, and each account reads back only its own reserve', async () => {
+      const { store, owner } = await funded('5');
+      const other = await createAccount(store, { name: 'Grace', creditsUsd: '5' });
+      const otherOwner = { accountId: other.accountId, workspaceId: other.workspaceId, keyId: other.keyId };
+      const ledger = inProcess(store);
+      await ledger.hold(request(owner, 'g1', parseUsd('4')));
+      expect(await spendable(ledger, otherOwner)).toBe(parseUsd('5'));
+      expect(ledger.reservedInProcess?.(owner.accountId)).toBe(parseUsd('4'));
+      expect(ledger.reservedInProcess?.(other.accountId)).toBe(0n);
+    });
+  });
+
   describe('settlements written together', () => {
     it('settlements arriving together are one write: each record once, the balance and every spend row moved by their exact sum', async () => {
       const { store, owner } = await funded('10');
