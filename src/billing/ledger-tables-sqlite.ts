@@ -24,10 +24,8 @@ class SqliteLedgerStatements {
   readonly insertHold: Statement;
   readonly deleteHold: Statement;
   readonly insertEntry: Statement;
-  /** The day and lifetime rows of the three scopes of one charge, added to by `units_add`. */
-  readonly addSpend: Statement;
   /** One spend row (scope, owner, day), added to by `units_add`. */
-  readonly addSpendRow: Statement;
+  readonly addSpend: Statement;
   /** A generation row, every column bound by position (an absent value binds NULL). */
   readonly insertGeneration: Statement;
   /** A final record written over its pending row: the settled columns, then the id. */
@@ -48,10 +46,6 @@ class SqliteLedgerStatements {
       'INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.addSpend = database.prepare(
-      `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES ${Array.from({ length: SPEND_SCOPES.length * 2 }, () => '(?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
-    );
-    this.addSpendRow = database.prepare(
       `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES (?, ?, ?, ?)
        ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
     );
@@ -118,18 +112,12 @@ function chargedSinceNow(statements: SqliteLedgerStatements, ref: ScopeRef, dayS
 function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
   // no row locks on SQLite: the write batch's transaction excludes every other writer
   const insertEntry = async (entry: LedgerEntry) => {
-    statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
+    writeEntry(statements, entry);
   };
   const moveMoney = async (accountId: string, change: AccountBalance, charge: Charge | null) => {
-    const row = statements.account.get(accountId) as AccountRow | undefined;
-    if (!row) throw new Error(`account ${accountId} does not exist`);
-    const account = accountBalanceOf(row);
-    statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
-    if (!charge) return;
-    await insertEntry(charge.entry);
-    const { owners, dayStart } = charge;
-    const units = charge.entry.amount.toString();
-    statements.addSpend.run(SPEND_SCOPES.flatMap((scope) => [scope, owners[scope], dayStart, units, scope, owners[scope], LIFETIME_DAY, units]));
+    const moves = new MoneyMoves(statements);
+    moves.add(accountId, change, charge);
+    moves.apply();
   };
   const readAccount = async (accountId: string) => readAccountNow(statements, accountId);
   return {
@@ -183,14 +171,7 @@ export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements:
 }
 
 function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[]): void {
-  const moves = new Map<string, AccountBalance>();
-  const spend = new Map<string, { scope: SpendScope; owner: string; day: number; units: Units }>();
-  const addSpend = (scope: SpendScope, owner: string, day: number, units: Units) => {
-    const key = `${scope}\u0000${owner}\u0000${day}`;
-    const row = spend.get(key);
-    if (row) row.units += units;
-    else spend.set(key, { scope, owner, day, units });
-  };
+  const moves = new MoneyMoves(statements);
   for (const { holdId, accountId, record, charge } of settlements) {
     const held = statements.deleteHold.get(holdId) as string | undefined;
     const settled = boundValues(record, SETTLED_COLUMNS);
@@ -198,24 +179,54 @@ function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonl
     const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
     const taken = written ? charge : null;
     if (held === undefined && taken === null) continue;
-    const move = moves.get(accountId) ?? { balance: 0n, reserved: 0n };
-    move.balance -= taken?.entry.amount ?? 0n;
-    move.reserved -= held === undefined ? 0n : BigInt(held);
-    moves.set(accountId, move);
-    if (!taken) continue;
-    const { entry, owners, dayStart } = taken;
-    statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
+    moves.add(accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(held === undefined ? 0n : BigInt(held)) }, taken);
+  }
+  moves.apply();
+}
+
+/**
+ * Money moves gathered, then written: each charge's ledger entry as it is added, then one balance
+ * write per account and one write per spend row (scope, owner, UTC day or lifetime), each by the sum
+ * of what was added to it.
+ */
+class MoneyMoves {
+  readonly #accounts = new Map<string, AccountBalance>();
+  readonly #spend = new Map<string, { scope: SpendScope; owner: string; day: number; units: Units }>();
+
+  constructor(private readonly statements: SqliteLedgerStatements) {}
+
+  /** Moves the account's balance and reserve by `change`; a charge records its entry and counts in its scopes' spend. */
+  add(accountId: string, change: AccountBalance, charge: Charge | null): void {
+    const move = this.#accounts.get(accountId) ?? { balance: 0n, reserved: 0n };
+    this.#accounts.set(accountId, { balance: move.balance + change.balance, reserved: move.reserved + change.reserved });
+    if (!charge) return;
+    writeEntry(this.statements, charge.entry);
     for (const scope of SPEND_SCOPES) {
-      addSpend(scope, owners[scope], dayStart, entry.amount);
-      addSpend(scope, owners[scope], LIFETIME_DAY, entry.amount);
+      this.#addSpend(scope, charge.owners[scope], charge.dayStart, charge.entry.amount);
+      this.#addSpend(scope, charge.owners[scope], LIFETIME_DAY, charge.entry.amount);
     }
   }
-  for (const [accountId, change] of moves) {
-    const account = readAccountNow(statements, accountId);
-    if (!account) throw new Error(`account ${accountId} does not exist`);
-    statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
+
+  /** Writes the balances (accounts first), then the spend rows: the order every settlement takes them in. */
+  apply(): void {
+    for (const [accountId, change] of this.#accounts) {
+      const account = readAccountNow(this.statements, accountId);
+      if (!account) throw new Error(`account ${accountId} does not exist`);
+      this.statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
+    }
+    for (const { scope, owner, day, units } of this.#spend.values()) this.statements.addSpend.run(scope, owner, day, units.toString());
   }
-  for (const { scope, owner, day, units } of spend.values()) statements.addSpendRow.run(scope, owner, day, units.toString());
+
+  #addSpend(scope: SpendScope, owner: string, day: number, units: Units): void {
+    const key = `${scope}\u0000${owner}\u0000${day}`;
+    const row = this.#spend.get(key);
+    if (row) row.units += units;
+    else this.#spend.set(key, { scope, owner, day, units });
+  }
+}
+
+function writeEntry(statements: SqliteLedgerStatements, entry: LedgerEntry): void {
+  statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
 }
 
 /** One statement per spend scope, its SQL naming the scope's column of `holds`. */
