@@ -7,6 +7,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import { createAccount, createKey } from '../dist/accounts/accounts.js';
+import { CLI_CHANGE } from '../dist/accounts/audit.js';
+import { setSpendLimit } from '../dist/accounts/spend-limits.js';
+import { parseUsd } from '../dist/billing/money.js';
 import { startGateway } from '../dist/runtime/gateway.js';
 
 /**
@@ -36,4 +40,21 @@ export async function startBenchGateway(catalogueYaml, { folderPrefix, watch = t
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A spend limit far out of reach: every scope is checked on every hold, none ever refuses. */
+const OUT_OF_REACH_USD = '1000000000';
+
+/**
+ * A funded account whose key spends under a limit on every scope (the key monthly, its workspace
+ * weekly, the account daily), all far out of reach, as the full path of a real deployment checks
+ * them; returns that key.
+ */
+export async function limitedAccount(store, name) {
+  const { accountId, workspaceId } = await createAccount(store, { name, creditsUsd: OUT_OF_REACH_USD });
+  const limit = (reset) => ({ limit: parseUsd(OUT_OF_REACH_USD), reset });
+  await setSpendLimit(store, { scope: 'account', accountId }, limit('daily'), CLI_CHANGE);
+  await setSpendLimit(store, { scope: 'workspace', workspaceId }, limit('weekly'), CLI_CHANGE);
+  const { key } = await createKey(store, { accountId, workspaceId, name: 'bench', limitUsd: OUT_OF_REACH_USD, limitReset: 'monthly' });
+  return key;
 }

@@ -7,8 +7,10 @@
  * The harness is copied to a scratch folder (PEERS_WORK, default $TMPDIR/switchyard-peers) and its
  * dependencies installed there once. Switchyard serves one model (`bench/mini` → the mock's
  * `gpt-4o-mini`) from a SQLite file copied fresh for every start, with an account funded far beyond
- * the run; rate limits are out of reach, so the limiter still runs on every request and refuses
- * none. Every other setting is the default (log level included).
+ * the run and a spend limit on the key (monthly), its workspace (weekly) and the account (daily),
+ * all out of reach, so every hold judges all three; rate limits are out of reach too, so the
+ * limiter still runs on every request and refuses none. Every other setting is the default (log
+ * level included).
  *
  * Then the large-request case, in the same invocation: the harness again, non-streamed at 32
  * connections, bare proxy and Switchyard only, with its body replaced by a 100 KB prompt and then by
@@ -29,6 +31,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, chm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { largePromptBody, manyToolsBody } from './chat-bodies.js';
 import { writeReadmeResults } from './readme-results.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,6 +39,7 @@ const PEERS_DIR = process.env.PEERS_DIR ?? join(ROOT, '..', 'shared', 'peers');
 const WORK = process.env.PEERS_WORK ?? join(tmpdir(), 'switchyard-peers');
 const PORT = 18090;
 const MODEL = 'bench/mini';
+const OUT_OF_REACH_USD = '1000000000';
 const CLI = join(ROOT, 'bin', 'switchyard.js');
 
 if (!existsSync(join(PEERS_DIR, 'run.sh'))) throw new Error(`no peers harness at ${PEERS_DIR} (set PEERS_DIR)`);
@@ -81,7 +85,12 @@ models:
 `);
 const postgres = process.env.PEERS_POSTGRES;
 const database = postgres ? await freshPostgresDatabase(postgres) : `sqlite:${join(state, 'fresh.db')}`;
-const created = JSON.parse(execFileSync('node', [CLI, 'admin', 'account', 'create', '--name', 'peers', '--credits', '1000000000', '--json', '--database', database], { encoding: 'utf8' }));
+const admin = (...args) => execFileSync('node', [CLI, 'admin', ...args, '--database', database], { encoding: 'utf8' });
+const created = JSON.parse(admin('account', 'create', '--name', 'peers', '--credits', OUT_OF_REACH_USD, '--json'));
+// a spend limit on every scope, far out of reach: each hold checks all three, none refuses
+admin('limit', 'set', '--account', created.account_id, '--usd', OUT_OF_REACH_USD, '--reset', 'daily');
+admin('limit', 'set', '--workspace', created.workspace_id, '--usd', OUT_OF_REACH_USD, '--reset', 'weekly');
+const limitedKey = JSON.parse(admin('key', 'create', '--account', created.account_id, '--limit', OUT_OF_REACH_USD, '--limit-reset', 'monthly', '--json')).key;
 // run.sh starts the gateway fresh for every round: on SQLite each start gets a copy of the funded database
 const serve = join(state, 'serve.sh');
 const served = postgres ? database : `sqlite:${state}/run.db`;
@@ -98,7 +107,7 @@ const harnessEnv = {
   CUSTOM_CMD: serve,
   CUSTOM_PORT: String(PORT),
   CUSTOM_PATH: '/api/v1/chat/completions',
-  CUSTOM_HEADERS: `authorization: Bearer ${created.key}`,
+  CUSTOM_HEADERS: `authorization: Bearer ${limitedKey}`,
   BENCH_MODEL: MODEL,
 };
 runHarness('run.sh', harnessEnv);
@@ -150,8 +159,8 @@ function largeRequests() {
   if (!bodyLine.test(script)) throw new Error('run.sh no longer writes $BODY_NS as this script expects');
   writeFileSync(join(harness, 'run-large.sh'), script.replace(bodyLine, 'cp "$LARGE_BODY_FILE" "$BODY_NS"'));
   const cases = [
-    { name: '100 KB prompt', body: largePromptBody() },
-    { name: '200 tools', body: manyToolsBody() },
+    { name: '100 KB prompt', body: largePromptBody(MODEL) },
+    { name: '200 tools', body: manyToolsBody(MODEL) },
   ];
   const rows = cases.map(({ name, body }) => {
     const file = join(state, `${name.replace(/\W+/g, '-')}.json`);
@@ -180,33 +189,6 @@ function summaryRows(markdown) {
   const [header, , ...rows] = lines;
   const names = cells(header ?? '');
   return rows.map((line) => Object.fromEntries(cells(line).map((cell, index) => [names[index], cell])));
-}
-
-/** A conversation whose user turn is 100 KB of varied prose. */
-function largePromptBody() {
-  const words = ['signal', 'junction', 'freight', 'timetable', 'points', 'siding', 'shunter', 'ballast', 'gradient', 'platform', 'viaduct', 'semaphore'];
-  let text = '';
-  for (let index = 0; text.length < 100_000; index += 1) {
-    text += `${words[index % words.length]} ${words[(index * 7) % words.length]} number ${index}, then ${words[(index * 5) % words.length]}. `;
-  }
-  return { model: MODEL, messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: text.slice(0, 100_000) }], max_tokens: 64, temperature: 0 };
-}
-
-/** A short question offering 200 function tools, each with a small JSON schema. */
-function manyToolsBody() {
-  const tools = Array.from({ length: 200 }, (_, index) => ({
-    type: 'function',
-    function: {
-      name: `lookup_${index}`,
-      description: `Looks up record ${index} of the yard's inventory by its id and returns its state.`,
-      parameters: {
-        type: 'object',
-        properties: { id: { type: 'string', description: 'The record id' }, detail: { type: 'string', enum: ['short', 'full'] } },
-        required: ['id'],
-      },
-    },
-  }));
-  return { model: MODEL, messages: [{ role: 'user', content: 'Which siding is free?' }], tools, max_tokens: 64, temperature: 0 };
 }
 
 /** An empty database `switchyard_peers` on the PostgreSQL server at `server`, made afresh; its URL. */

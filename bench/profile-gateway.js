@@ -3,7 +3,8 @@
  * (non-streamed, then streamed, concurrency 32) after a warm-up, so start-up and JIT warm-up are
  * not in the profile; then prints the time by stage of a request (ledger, upstream call, streams,
  * HTTP, …), the modules and functions with the most self time (idle excluded) and the inclusive
- * time of the gateway's own functions. BENCH_SECONDS sets the
+ * time of the gateway's own functions. BENCH_BODY=prompt or tools profiles a large request instead
+ * (a 100 KB prompt or 200 tools, non-streamed only). BENCH_SECONDS sets the
  * measured seconds per mode (default 10); BENCH_PROFILE_DIR keeps the `.cpuprofile` there for
  * Chrome DevTools (default: a temporary folder, removed afterwards).
  */
@@ -11,12 +12,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readBenchConfig } from './bench-config.js';
-import { replyBody, streamBody } from './chat-bodies.js';
+import { largePromptBody, manyToolsBody, replyBody, streamBody } from './chat-bodies.js';
 import { summarizeProfile } from './cpu-profile-summary.js';
 import { measureReplies } from './reply-load.js';
 import { startService } from './service-process.js';
 import { measureStreams } from './stream-load.js';
 import { checkTarget } from './target-check.js';
+
+const LARGE_BODIES = { prompt: largePromptBody, tools: manyToolsBody };
 
 async function loadGateway(gateway, config, seconds) {
   const target = {
@@ -27,6 +30,11 @@ async function loadGateway(gateway, config, seconds) {
   };
   await checkTarget(target);
   const load = { url: target.url, headers: target.headers, connections: config.connections, seconds };
+  const large = LARGE_BODIES[process.env.BENCH_BODY ?? ''];
+  if (large) {
+    const replies = await measureReplies({ ...load, body: JSON.stringify(large(target.model)) });
+    return `non-streamed ${replies.rps.toFixed(0)} req/s (${process.env.BENCH_BODY})`;
+  }
   const replies = await measureReplies({ ...load, body: replyBody(target.model) });
   const streams = await measureStreams({ ...load, body: streamBody(target.model) });
   return `non-streamed ${replies.rps.toFixed(0)} req/s, streamed ${streams.rps.toFixed(0)} req/s`;
@@ -57,7 +65,7 @@ const dir = process.env.BENCH_PROFILE_DIR ?? (await mkdtemp(join(tmpdir(), 'swit
 const file = join(dir, `gateway-${Date.now()}.cpuprofile`);
 const throughput = await profile(file, config);
 const summary = summarizeProfile(JSON.parse(await readFile(file, 'utf8')));
-console.log(`${throughput}; gateway main thread busy ${summary.busyMs.toFixed(0)} ms of ${2 * config.seconds} s`);
+console.log(`${throughput}; gateway main thread busy ${summary.busyMs.toFixed(0)} ms of ${(LARGE_BODIES[process.env.BENCH_BODY ?? ""] ? 1 : 2) * config.seconds} s`);
 print('Time by stage of a request (each sample in the first stage its stack names, leaf up)', summary.stages);
 print('Self time by module', summary.modules.slice(0, 15));
 print('Self time by function', summary.functions);

@@ -1,8 +1,8 @@
-import { sql, type Insertable } from 'kysely';
+import { CompiledQuery, sql, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, HOLD_OWNER_COLUMN, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
+import { accountBalanceOf, usageOf, usageStatement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 import { reserveAndHoldStatement, settleHoldStatement } from './postgres-ledger-statements.js';
 
@@ -44,25 +44,9 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .where('id', '=', accountId)
         .execute();
     },
-    async chargedSince(ref, dayStart) {
-      const days = await tx
-        .selectFrom('spend_usage')
-        .select('amount_units')
-        .where('scope', '=', ref.scope)
-        .where('scope_id', '=', ref.id)
-        .$if(dayStart === null, (query) => query.where('day_start', '=', LIFETIME_DAY))
-        .$if(dayStart !== null, (query) => query.where('day_start', '>=', dayStart ?? 0))
-        .execute();
-      return sumUnits(days.map((day) => day.amount_units));
-    },
-    async heldSince(ref, since) {
-      const holds = await tx
-        .selectFrom('holds')
-        .select('amount_units')
-        .where(HOLD_OWNER_COLUMN[ref.scope], '=', ref.id)
-        .$if(since !== null, (query) => query.where('created_at', '>=', since ?? 0))
-        .execute();
-      return sumUnits(holds.map((hold) => hold.amount_units));
+    async usedIn(windows) {
+      const { text, values } = usageStatement(windows, (position) => `$${position}`);
+      return usageOf((await tx.executeQuery<UsageRow>(CompiledQuery.raw(text, values))).rows, windows.length).used;
     },
     async reserveAndHold(hold, at, pending) {
       return (await tx.executeQuery(reserveAndHoldStatement(hold, at, pending))).rows.length > 0;

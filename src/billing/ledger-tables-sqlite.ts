@@ -1,10 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { LIFETIME_DAY, type ScopeRef } from '../accounts/scope-usage.js';
+import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
-import { accountBalanceOf, GENERATION_COLUMNS, HOLD_OWNER_COLUMN, SETTLED_COLUMNS, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type HoldSettlement, type LedgerEntry, type LedgerTables } from './ledger-tables.js';
-import { sumUnits, type Units } from './money.js';
+import { accountBalanceOf, GENERATION_COLUMNS, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
+import type { Units } from './money.js';
 
 type Statement = BetterSqlite3.Statement;
 
@@ -16,11 +16,8 @@ type Statement = BetterSqlite3.Statement;
 class SqliteLedgerStatements {
   readonly account: Statement;
   readonly writeAccount: Statement;
-  readonly chargedSince: Statement;
-  readonly chargedInAll: Statement;
-  /** Per scope: what its open holds taken since a time reserve, and all its open holds. */
-  readonly heldSince: Record<SpendScope, Statement>;
-  readonly heldInAll: Record<SpendScope, Statement>;
+  /** The usage statements (`usageStatement`), prepared once per text. */
+  readonly #usage = new Map<string, Statement>();
   readonly insertHold: Statement;
   readonly deleteHold: Statement;
   readonly insertEntry: Statement;
@@ -34,10 +31,6 @@ class SqliteLedgerStatements {
   constructor(readonly database: BetterSqlite3.Database) {
     this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
     this.writeAccount = database.prepare('UPDATE accounts SET balance_units = ?, reserved_units = ? WHERE id = ?');
-    this.chargedSince = database.prepare('SELECT amount_units FROM spend_usage WHERE scope = ? AND scope_id = ? AND day_start >= ?').pluck();
-    this.chargedInAll = database.prepare(`SELECT amount_units FROM spend_usage WHERE scope = ? AND scope_id = ? AND day_start = ${LIFETIME_DAY}`).pluck();
-    this.heldSince = perScope((column) => database.prepare(`SELECT amount_units FROM holds WHERE ${column} = ? AND created_at >= ?`).pluck());
-    this.heldInAll = perScope((column) => database.prepare(`SELECT amount_units FROM holds WHERE ${column} = ?`).pluck());
     this.insertHold = database.prepare(
       'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -55,6 +48,17 @@ class SqliteLedgerStatements {
     this.closeGeneration = database.prepare(
       `UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE id = ? AND status = 'pending'`,
     );
+  }
+
+  /** What each window used, and the account's balance when `accountId` is given: one statement. */
+  usage(windows: readonly UsageWindow[], accountId?: string): { account: AccountBalance | null; used: Units[] } {
+    const { text, values } = usageStatement(windows, () => '?', accountId);
+    let statement = this.#usage.get(text);
+    if (!statement) {
+      statement = this.database.prepare(text);
+      this.#usage.set(text, statement);
+    }
+    return usageOf(statement.all(values) as UsageRow[], windows.length);
   }
 }
 
@@ -76,9 +80,8 @@ export function sqliteLedgerTables(database: BetterSqlite3.Database): LedgerTabl
 
 /** What a hold reads, answered at once: the same statements, run without waiting on anything. */
 export interface LedgerReadsNow {
-  account(accountId: string): AccountBalance | null;
-  chargedSince(ref: ScopeRef, dayStart: number | null): Units;
-  heldSince(ref: ScopeRef, since: number | null): Units;
+  /** The account's balance (null: no such account) and what each window used, in one read. */
+  accountAndUsage(accountId: string, windows: readonly UsageWindow[]): { account: AccountBalance | null; used: Units[] };
 }
 
 /**
@@ -88,25 +91,15 @@ export interface LedgerReadsNow {
 export function sqliteLedgerReadsNow(database: BetterSqlite3.Database): LedgerReadsNow {
   const { statements } = prepared(database);
   return {
-    account: (accountId) => readAccountNow(statements, accountId),
-    chargedSince: (ref, dayStart) => chargedSinceNow(statements, ref, dayStart),
-    heldSince: (ref, since) => heldSinceNow(statements, ref, since),
+    // no limits: the account's row alone, by its own statement
+    accountAndUsage: (accountId, windows) =>
+      windows.length === 0 ? { account: readAccountNow(statements, accountId), used: [] } : statements.usage(windows, accountId),
   };
 }
 
 function readAccountNow(statements: SqliteLedgerStatements, accountId: string): AccountBalance | null {
   const row = statements.account.get(accountId) as AccountRow | undefined;
   return row ? accountBalanceOf(row) : null;
-}
-
-function heldSinceNow(statements: SqliteLedgerStatements, ref: ScopeRef, since: number | null): Units {
-  const rows = since === null ? statements.heldInAll[ref.scope].all(ref.id) : statements.heldSince[ref.scope].all(ref.id, since);
-  return sumUnits(rows as string[]);
-}
-
-function chargedSinceNow(statements: SqliteLedgerStatements, ref: ScopeRef, dayStart: number | null): Units {
-  const rows = dayStart === null ? statements.chargedInAll.all(ref.scope, ref.id) : statements.chargedSince.all(ref.scope, ref.id, dayStart);
-  return sumUnits(rows as string[]);
 }
 
 function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
@@ -126,8 +119,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async writeAccount(accountId, next) {
       statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
     },
-    chargedSince: async (ref, dayStart) => chargedSinceNow(statements, ref, dayStart),
-    heldSince: async (ref, since) => heldSinceNow(statements, ref, since),
+    usedIn: async (windows) => statements.usage(windows).used,
     // the write batch's transaction already excludes every other writer: a read, then writes, is one step
     async reserveAndHold(hold, at, pending) {
       const row = statements.account.get(hold.accountId) as AccountRow | undefined;
@@ -227,11 +219,6 @@ class MoneyMoves {
 
 function writeEntry(statements: SqliteLedgerStatements, entry: LedgerEntry): void {
   statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
-}
-
-/** One statement per spend scope, its SQL naming the scope's column of `holds`. */
-function perScope(prepare: (column: string) => Statement): Record<SpendScope, Statement> {
-  return { key: prepare(HOLD_OWNER_COLUMN.key), workspace: prepare(HOLD_OWNER_COLUMN.workspace), account: prepare(HOLD_OWNER_COLUMN.account) };
 }
 
 /** A row's values for `columns`, by position; an absent value binds NULL. */

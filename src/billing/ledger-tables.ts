@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely';
-import type { ScopeRef } from '../accounts/scope-usage.js';
+import { LIFETIME_DAY, type ScopeRef } from '../accounts/scope-usage.js';
 import type { SpendScope } from '../accounts/types.js';
 import type { GenerationsTable } from '../store/schema.js';
-import type { Units } from './money.js';
+import { sumUnits, type Units } from './money.js';
 import type { Hold } from './types.js';
 
 export interface AccountBalance {
@@ -36,10 +36,8 @@ export interface LedgerTables {
   /** The account's balance as it reads now, locking nothing (what a refusal tells). */
   readAccount(accountId: string): Promise<AccountBalance | null>;
   writeAccount(accountId: string, next: AccountBalance): Promise<void>;
-  /** The scope's charges on the UTC days starting at or after `dayStart`; null: all it was ever charged. */
-  chargedSince(ref: ScopeRef, dayStart: number | null): Promise<Units>;
-  /** What the scope's open holds taken at or after `since` reserve; null: all its open holds. */
-  heldSince(ref: ScopeRef, since: number | null): Promise<Units>;
+  /** What each window's scope used in it (see `usageStatement`), read in one statement, in the windows' order. */
+  usedIn(windows: readonly UsageWindow[]): Promise<Units[]>;
   /**
    * Reserves the hold's amount of the account's spendable balance and inserts the open hold,
    * stamped with the instance that took it, with its pending generation: one write (one statement
@@ -128,4 +126,59 @@ export interface AccountRow {
 
 export function accountBalanceOf(row: AccountRow): AccountBalance {
   return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
+}
+
+/** A spend limit's window over one scope: from the UTC day starting at `start` (ms), or all time (null). */
+export interface UsageWindow {
+  ref: ScopeRef;
+  start: number | null;
+}
+
+/** A row of `usageStatement`: a charge or an open hold of window number `part`, or (-1) the account. */
+export interface UsageRow {
+  part: number;
+  amount_units: string;
+  /** The account's reserve, on its row only. */
+  reserved_units: string | null;
+}
+
+/** The account's own row among the usage rows. */
+const ACCOUNT_PART = -1;
+
+/**
+ * One statement reading what each window's scope used in it: its charges (its spend rows of the UTC
+ * days from `start`, or its lifetime row) and the amounts of its open holds taken since `start`, as
+ * rows tagged with the window's position; with `accountId`, the account's balance and reserve too.
+ * One statement is one round trip on PostgreSQL and one read on SQLite, where every read outside a
+ * transaction starts one of its own. `placeholder(n)` writes the engine's n-th parameter (from 1);
+ * the text depends only on how many windows there are and which are lifetime ones, so an engine may
+ * prepare it once.
+ */
+export function usageStatement(windows: readonly UsageWindow[], placeholder: (position: number) => string, accountId?: string): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const bind = (value: unknown) => {
+    values.push(value);
+    return placeholder(values.length);
+  };
+  const parts: string[] = [];
+  if (accountId !== undefined) parts.push(`SELECT ${ACCOUNT_PART} AS part, balance_units AS amount_units, reserved_units FROM accounts WHERE id = ${bind(accountId)}`);
+  windows.forEach(({ ref, start }, part) => {
+    // parameters are bound in the order they appear: SQLite's `?` are numbered by position
+    const charged = `SELECT ${part} AS part, amount_units, NULL AS reserved_units FROM spend_usage WHERE scope = ${bind(ref.scope)} AND scope_id = ${bind(ref.id)}`;
+    parts.push(`${charged} AND ${start === null ? `day_start = ${LIFETIME_DAY}` : `day_start >= ${bind(start)}`}`);
+    const held = `SELECT ${part} AS part, amount_units, NULL AS reserved_units FROM holds WHERE ${HOLD_OWNER_COLUMN[ref.scope]} = ${bind(ref.id)}`;
+    parts.push(start === null ? held : `${held} AND created_at >= ${bind(start)}`);
+  });
+  return { text: parts.join(' UNION ALL '), values };
+}
+
+/** The usage rows summed: what each of `count` windows used, and the account's balance where it was read (null: no such account). */
+export function usageOf(rows: readonly UsageRow[], count: number): { account: AccountBalance | null; used: Units[] } {
+  const amounts: string[][] = Array.from({ length: count }, () => []);
+  let account: AccountBalance | null = null;
+  for (const row of rows) {
+    if (row.part === ACCOUNT_PART) account = accountBalanceOf({ balance_units: row.amount_units, reserved_units: row.reserved_units ?? '0' });
+    else amounts[row.part]?.push(row.amount_units);
+  }
+  return { account, used: amounts.map(sumUnits) };
 }

@@ -1,9 +1,7 @@
-import type { ScopeRef } from '../accounts/scope-usage.js';
-import type { ScopeLimits } from '../accounts/types.js';
 import type { LedgerReadsNow } from './ledger-tables-sqlite.js';
-import type { AccountBalance, SpendOwners } from './ledger-tables.js';
+import type { AccountBalance, SpendOwners, UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
-import { checkSpendLimitsNow } from './spend-limit.js';
+import { judgeSpendLimits, limitWindows } from './spend-limit.js';
 import type { Hold } from './types.js';
 
 /** The owner of each spend scope on a hold. */
@@ -34,13 +32,13 @@ export class ProcessHolds {
    * throws the 402 the database ledger throws (see `insufficient`), reserving nothing.
    */
   take(hold: Hold, insufficient: (amount: Units, account: AccountBalance) => Error): void {
-    const account = this.reads.account(hold.accountId);
-    if (!account) throw new Error(`account ${hold.accountId} does not exist`);
-    const limits: ScopeLimits = hold.limits ?? {};
     const owners: SpendOwners = { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
-    // holds left in the database (taken before holds were kept in process) count as this process's do
-    const used = (ref: ScopeRef, start: number | null) => this.reads.chargedSince(ref, start) + this.reads.heldSince(ref, start) + this.heldSince(ref, start);
-    checkSpendLimitsNow(used, owners, limits, hold.amount, hold.heldAt);
+    const windows = limitWindows(owners, hold.limits ?? {}, hold.heldAt);
+    // one read: the balance, and each limited scope's charges and the holds left in the database
+    // (taken before holds were kept in process), which count as this process's do
+    const { account, used } = this.reads.accountAndUsage(hold.accountId, windows);
+    if (!account) throw new Error(`account ${hold.accountId} does not exist`);
+    judgeSpendLimits(windows, used.map((units, index) => units + this.#heldIn(windows[index])), hold.amount);
     const reserved = account.reserved + this.reservedBy(hold.accountId);
     if (account.balance - reserved < hold.amount) throw insufficient(hold.amount, { balance: account.balance, reserved });
     this.#open.set(hold.id, hold);
@@ -69,12 +67,14 @@ export class ProcessHolds {
     return this.#reservedByAccount.get(accountId) ?? 0n;
   }
 
-  /** What the scope's open holds taken at or after `since` reserve; null: all of them. */
-  heldSince(ref: ScopeRef, since: number | null): Units {
+  /** What the window's scope's open holds taken in it reserve. */
+  #heldIn(window: UsageWindow | undefined): Units {
+    if (!window) return 0n;
+    const { ref, start } = window;
     const owner = HOLD_OWNER[ref.scope];
     let held = 0n;
     for (const hold of this.#open.values()) {
-      if (hold[owner] === ref.id && (since === null || hold.heldAt.getTime() >= since)) held += hold.amount;
+      if (hold[owner] === ref.id && (start === null || hold.heldAt.getTime() >= start)) held += hold.amount;
     }
     return held;
   }

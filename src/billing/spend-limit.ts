@@ -1,8 +1,7 @@
 import { SPEND_SCOPES, type ScopeLimits, type SpendLimit, type SpendScope } from '../accounts/types.js';
-import type { ScopeRef } from '../accounts/scope-usage.js';
 import { windowStart } from '../accounts/usage-window.js';
 import { GatewayError } from '../core/errors.js';
-import type { LedgerTables, SpendOwners } from './ledger-tables.js';
+import type { LedgerTables, SpendOwners, UsageWindow } from './ledger-tables.js';
 import { formatUsd, type Units } from './money.js';
 
 /**
@@ -15,30 +14,29 @@ import { formatUsd, type Units } from './money.js';
  * locked, so concurrent holds of one account are decided one after another.
  */
 export async function checkSpendLimits(tables: LedgerTables, owners: SpendOwners, limits: ScopeLimits, amount: Units, at: Date): Promise<void> {
-  for (const { scope, limit, ref, start } of limitWindows(owners, limits, at)) {
-    const used = (await tables.chargedSince(ref, start)) + (await tables.heldSince(ref, start));
-    judgeSpend(scope, limit, used, amount);
-  }
+  const windows = limitWindows(owners, limits, at);
+  if (windows.length > 0) judgeSpendLimits(windows, await tables.usedIn(windows), amount);
 }
 
-/** The same rule where what each scope used is read at once (holds kept in this process's memory). */
-export function checkSpendLimitsNow(used: (ref: ScopeRef, start: number | null) => Units, owners: SpendOwners, limits: ScopeLimits, amount: Units, at: Date): void {
-  for (const { scope, limit, ref, start } of limitWindows(owners, limits, at)) judgeSpend(scope, limit, used(ref, start), amount);
-}
-
-interface LimitWindow {
+/** A scope's spend limit and the window it counts over now. */
+export interface LimitWindow extends UsageWindow {
   scope: SpendScope;
   limit: SpendLimit;
-  ref: ScopeRef;
-  /** Where the limit's current UTC window starts; null: it never resets. */
-  start: number | null;
 }
 
-function* limitWindows(owners: SpendOwners, limits: ScopeLimits, at: Date): Generator<LimitWindow> {
+/** The windows of the limits on a hold's scopes, key first, then workspace, then account. */
+export function limitWindows(owners: SpendOwners, limits: ScopeLimits, at: Date): LimitWindow[] {
+  const windows: LimitWindow[] = [];
   for (const scope of SPEND_SCOPES) {
     const limit = limits[scope];
-    if (limit) yield { scope, limit, ref: { scope, id: owners[scope] }, start: windowStart(limit.reset, at) };
+    if (limit) windows.push({ scope, limit, ref: { scope, id: owners[scope] }, start: windowStart(limit.reset, at) });
   }
+  return windows;
+}
+
+/** Refuses `amount` when, with what each window's scope used (`used`, in the windows' order), it would pass that scope's limit. */
+export function judgeSpendLimits(windows: readonly LimitWindow[], used: readonly Units[], amount: Units): void {
+  windows.forEach(({ scope, limit }, index) => judgeSpend(scope, limit, used[index] ?? 0n, amount));
 }
 
 function judgeSpend(scope: SpendScope, limit: SpendLimit, used: Units, amount: Units): void {
