@@ -48,8 +48,8 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
       const { text, values } = usageStatement(windows, (position) => `$${position}`);
       return usageOf((await tx.executeQuery<UsageRow>(CompiledQuery.raw(text, values))).rows, windows.length).used;
     },
-    async reserveAndHold(hold, at, pending) {
-      return (await tx.executeQuery(reserveAndHoldStatement(hold, at, pending))).rows.length > 0;
+    async reserveAndHold(holds) {
+      return holds.length === 0 || (await tx.executeQuery(reserveAndHoldStatement(holds))).rows.length > 0;
     },
     async settleHold(settlement) {
       await tx.executeQuery(settleHoldStatement(settlement));

@@ -121,24 +121,29 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     },
     usedIn: async (windows) => statements.usage(windows).used,
     // the write batch's transaction already excludes every other writer: a read, then writes, is one step
-    async reserveAndHold(hold, at, pending) {
-      const row = statements.account.get(hold.accountId) as AccountRow | undefined;
+    async reserveAndHold(holds) {
+      const first = holds[0];
+      if (!first) return true;
+      const row = statements.account.get(first.hold.accountId) as AccountRow | undefined;
       if (!row) return false;
       const account = accountBalanceOf(row);
-      if (account.balance - account.reserved < hold.amount) return false;
-      statements.writeAccount.run(account.balance.toString(), (account.reserved + hold.amount).toString(), hold.accountId);
-      statements.insertHold.run(
-        hold.id,
-        hold.generationId,
-        hold.accountId,
-        hold.workspaceId,
-        hold.keyId,
-        hold.amount.toString(),
-        hold.expiresAt.getTime(),
-        at.getTime(),
-        pending.instance_id,
-      );
-      if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
+      const total = holds.reduce((sum, { hold }) => sum + hold.amount, 0n);
+      if (account.balance - account.reserved < total) return false;
+      statements.writeAccount.run(account.balance.toString(), (account.reserved + total).toString(), first.hold.accountId);
+      for (const { hold, pending } of holds) {
+        statements.insertHold.run(
+          hold.id,
+          hold.generationId,
+          hold.accountId,
+          hold.workspaceId,
+          hold.keyId,
+          hold.amount.toString(),
+          hold.expiresAt.getTime(),
+          hold.heldAt.getTime(),
+          pending.instance_id,
+        );
+        if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
+      }
       return true;
     },
     async settleHold(settlement) {

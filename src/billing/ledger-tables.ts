@@ -13,6 +13,12 @@ export interface AccountBalance {
 /** A pending generation's row: what its admission fixed, its instance and its hold. */
 export type PendingGenerationRow = Insertable<GenerationsTable> & { instance_id: string | null };
 
+/** An open hold and the pending generation written with it. */
+export interface HeldGeneration {
+  hold: Hold;
+  pending: PendingGenerationRow;
+}
+
 export interface LedgerEntry {
   id: string;
   accountId: string;
@@ -39,12 +45,13 @@ export interface LedgerTables {
   /** What each window's scope used in it (see `usageStatement`), read in one statement, in the windows' order. */
   usedIn(windows: readonly UsageWindow[]): Promise<Units[]>;
   /**
-   * Reserves the hold's amount of the account's spendable balance and inserts the open hold,
-   * stamped with the instance that took it, with its pending generation: one write (one statement
-   * on PostgreSQL) that does nothing and answers false when the spendable balance does not cover
-   * it. The account's row stays locked until the transaction ends, so callers run it last.
+   * Reserves the holds' total amount of their account's spendable balance and inserts each open
+   * hold (taken at its `heldAt`), stamped with the instance that took it, with its pending
+   * generation: one write (one statement on PostgreSQL) that does nothing and answers false when the
+   * spendable balance does not cover the total. Every hold is of one account. The account's row
+   * stays locked until the transaction ends, so callers run it last.
    */
-  reserveAndHold(hold: Hold, at: Date, pending: PendingGenerationRow): Promise<boolean>;
+  reserveAndHold(holds: readonly HeldGeneration[]): Promise<boolean>;
   /**
    * Ends a hold, once: deletes it, writes the generation's final record (its `SETTLED_COLUMNS` over
    * the pending row, or the whole record where none exists; nothing when it was already settled),
@@ -86,6 +93,10 @@ export interface Charge {
 
 /** The key, workspace and account one charge is spent by. */
 export type SpendOwners = Record<SpendScope, string>;
+
+export function spendOwners(hold: Pick<Hold, 'keyId' | 'workspaceId' | 'accountId'>): SpendOwners {
+  return { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
+}
 
 /** The column of `holds` naming each spend scope's owner. */
 export const HOLD_OWNER_COLUMN = { key: 'key_id', workspace: 'workspace_id', account: 'account_id' } as const satisfies Record<SpendScope, string>;

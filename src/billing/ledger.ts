@@ -1,17 +1,16 @@
 import { newTimeOrderedRecordId } from '../accounts/record-id.js';
-import type { ScopeLimits } from '../accounts/types.js';
 import { dayStart } from '../accounts/usage-window.js';
 import { ERROR_CODES, GatewayError, INTERNAL_ERROR_MESSAGE } from '../core/errors.js';
 import type { Store } from '../store/store.js';
 import { closedPendingRecord } from './generation-record.js';
-import { generationToRow, pendingGenerationRow } from './generations.js';
+import { generationToRow } from './generations.js';
+import { HoldBatches } from './hold-batches.js';
 import { ledgerTables } from './ledger-engine.js';
 import { sqliteLedgerReadsNow } from './ledger-tables-sqlite.js';
-import type { AccountBalance, HoldSettlement, LedgerTables, SpendOwners } from './ledger-tables.js';
+import { spendOwners, type AccountBalance, type HoldSettlement, type LedgerTables } from './ledger-tables.js';
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { ProcessHolds } from './process-holds.js';
 import { SettlementQueue } from './settlement-queue.js';
-import { checkSpendLimits } from './spend-limit.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
 export const DEFAULT_HOLD_TTL_MS = 15 * 60_000;
@@ -70,11 +69,16 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       reservedInProcess: (accountId) => open.reservedBy(accountId),
     };
   }
+  const batches = new HoldBatches(store, instanceId, insufficientCredits);
   return {
     ...common,
-    hold: (request) => hold(store, request, { at: now(), ttl, instanceId }),
-    settle: async (held, record) => finish(store, held, settlementOf(held, record, true, now(), instanceId)),
-    release: async (held, record) => finish(store, held, settlementOf(held, record, false, now(), instanceId)),
+    async hold(request) {
+      const held = openedHold(request, now(), ttl);
+      await batches.take(held);
+      return held;
+    },
+    settle: async (held, record) => finish(store, settlementOf(held, record, true, now(), instanceId)),
+    release: async (held, record) => finish(store, settlementOf(held, record, false, now(), instanceId)),
     releaseExpired: (at) => releaseExpired(store, at ?? now()),
   };
 }
@@ -86,27 +90,6 @@ function openedHold(request: HoldRequest, at: Date, ttl: number): Hold {
     throw new RangeError('a hold writes its own generation, pending');
   }
   return { ...request, id: newTimeOrderedRecordId('hold'), heldAt: at, expiresAt: new Date(at.getTime() + ttl) };
-}
-
-async function hold(store: Store, request: HoldRequest, context: { at: Date; ttl: number; instanceId: string | null }): Promise<Hold> {
-  const { at, ttl, instanceId } = context;
-  const held = openedHold(request, at, ttl);
-  const pending = pendingGenerationRow(held, instanceId);
-  const limits = request.limits ?? {};
-  const reserved = hasLimits(limits)
-    ? await store.write(async (tx) => {
-      const tables = ledgerTables(store, tx);
-      // spend limits are judged under the account's lock, so that concurrent holds cannot both pass one
-      await lockedAccount(tables, request.accountId);
-      await checkSpendLimits(tables, spendOwners(request), limits, request.amount, at);
-      return tables.reserveAndHold(held, at, pending);
-    })
-    // one conditional write: the account's row is locked only while it runs
-    : await store.writeStatement((db) => ledgerTables(store, db).reserveAndHold(held, at, pending));
-  if (reserved) return held;
-  const account = await ledgerTables(store, store.db).readAccount(request.accountId);
-  if (!account) throw new Error(`account ${request.accountId} does not exist`);
-  throw insufficientCredits(request.amount, account);
 }
 
 /** The 402 of a hold the spendable balance does not cover (spec 02), naming what it needs and what there is. */
@@ -141,20 +124,13 @@ function settlementOf(held: Hold, given: GenerationRecord | undefined, charged: 
   };
 }
 
-/** Writes one settlement in a transaction of its own. */
-async function finish(store: Store, held: Hold, settlement: HoldSettlement): Promise<void> {
-  // SQLite has no row locks (its write transaction excludes every other writer): nothing to take first
-  if (!hasLimits(held.limits ?? {}) || store.sqlite) {
-    await store.writeStatement((db) => ledgerTables(store, db).settleHold(settlement));
-    return;
-  }
-  await store.write(async (tx) => {
-    const tables = ledgerTables(store, tx);
-    // where spend limits are judged, a settlement moving spend from held to charged takes the
-    // account's lock first, as those judging holds do, so none of them reads half of the move
-    await lockedAccount(tables, held.accountId);
-    await tables.settleHold(settlement);
-  });
+/**
+ * Writes one settlement: one statement. It takes no lock up front even where spend limits are
+ * judged: a hold reads every scope's charges and holds in one statement (`usedIn`), so it sees a
+ * settlement's move from held to charged whole or not at all, never half of it.
+ */
+async function finish(store: Store, settlement: HoldSettlement): Promise<void> {
+  await store.writeStatement((db) => ledgerTables(store, db).settleHold(settlement));
 }
 
 /** What a hold released without a record leaves: its generation, ended by a fault of the service. */
@@ -174,13 +150,6 @@ async function recordRefusal(store: Store, record: GenerationRecord): Promise<vo
   });
 }
 
-function hasLimits(limits: ScopeLimits): boolean {
-  return limits.key !== undefined || limits.workspace !== undefined || limits.account !== undefined;
-}
-
-function spendOwners(hold: Pick<HoldRequest, 'keyId' | 'workspaceId' | 'accountId'>): SpendOwners {
-  return { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
-}
 
 async function releaseExpired(store: Store, at: Date): Promise<number> {
   const accounts = await store.db

@@ -1,8 +1,7 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
-import type { Hold } from './types.js';
-import { GENERATION_COLUMNS, SETTLED_COLUMNS, type HoldSettlement, type PendingGenerationRow } from './ledger-tables.js';
+import { GENERATION_COLUMNS, SETTLED_COLUMNS, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
 
 /**
  * The two statements every request runs on PostgreSQL (its hold, its settlement), written out with
@@ -33,22 +32,26 @@ function generationValues(row: Insertable<GenerationsTable>): unknown[] {
 }
 
 /**
- * Reserves the hold's amount, then inserts the hold and its pending generation from the row the
- * conditional reserve returned: a balance that does not cover it changes nothing (no row back).
+ * Reserves the holds' total, then inserts each hold and its pending generation from the row the
+ * conditional reserve returned: a balance that does not cover the total changes nothing (no row
+ * back). One sub-statement per row inserted, each reading its parameters' types from its table.
  */
-export function reserveAndHoldStatement(hold: Hold, at: Date, pending: PendingGenerationRow): CompiledQuery {
+export function reserveAndHoldStatement(holds: readonly HeldGeneration[]): CompiledQuery {
   const p = new Parameters();
-  const amount = p.add(hold.amount.toString());
+  const total = p.add(holds.reduce((sum, { hold }) => sum + hold.amount, 0n).toString());
+  const accountId = holds[0]?.hold.accountId;
+  const inserts = holds.flatMap(({ hold, pending }) => [
+    `INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id)
+      SELECT ${p.list([hold.id, hold.generationId, hold.accountId, hold.workspaceId, hold.keyId, hold.amount.toString(), hold.expiresAt.getTime(), hold.heldAt.getTime(), pending.instance_id])} FROM reserved`,
+    `INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(pending))} FROM reserved`,
+  ]);
   const text = `WITH reserved AS (
-      UPDATE accounts SET reserved_units = (reserved_units::numeric + ${amount}::numeric)::text
-      WHERE id = ${p.add(hold.accountId)} AND balance_units::numeric - reserved_units::numeric >= ${amount}::numeric
+      UPDATE accounts SET reserved_units = (reserved_units::numeric + ${total}::numeric)::text
+      WHERE id = ${p.add(accountId)} AND balance_units::numeric - reserved_units::numeric >= ${total}::numeric
       RETURNING id
-    ),
-    hold AS (
-      INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id)
-      SELECT ${p.list([hold.id, hold.generationId, hold.accountId, hold.workspaceId, hold.keyId, hold.amount.toString(), hold.expiresAt.getTime(), at.getTime(), pending.instance_id])} FROM reserved
-    )
-    INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(pending))} FROM reserved RETURNING id`;
+    )${inserts.map((insert, index) => `,
+    row${index} AS (${insert})`).join('')}
+    SELECT id FROM reserved`;
   return CompiledQuery.raw(text, p.values);
 }
 

@@ -1,5 +1,5 @@
 import type { LedgerReadsNow } from './ledger-tables-sqlite.js';
-import type { AccountBalance, SpendOwners, UsageWindow } from './ledger-tables.js';
+import { spendOwners, type AccountBalance, type UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
 import { judgeSpendLimits, limitWindows } from './spend-limit.js';
 import type { Hold } from './types.js';
@@ -32,8 +32,7 @@ export class ProcessHolds {
    * throws the 402 the database ledger throws (see `insufficient`), reserving nothing.
    */
   take(hold: Hold, insufficient: (amount: Units, account: AccountBalance) => Error): void {
-    const owners: SpendOwners = { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
-    const windows = limitWindows(owners, hold.limits ?? {}, hold.heldAt);
+    const windows = limitWindows(spendOwners(hold), hold.limits ?? {}, hold.heldAt);
     // one read: the balance, and each limited scope's charges and the holds left in the database
     // (taken before holds were kept in process), which count as this process's do
     const { account, used } = this.reads.accountAndUsage(hold.accountId, windows);

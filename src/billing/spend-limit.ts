@@ -1,22 +1,8 @@
 import { SPEND_SCOPES, type ScopeLimits, type SpendLimit, type SpendScope } from '../accounts/types.js';
 import { windowStart } from '../accounts/usage-window.js';
 import { GatewayError } from '../core/errors.js';
-import type { LedgerTables, SpendOwners, UsageWindow } from './ledger-tables.js';
+import type { SpendOwners, UsageWindow } from './ledger-tables.js';
 import { formatUsd, type Units } from './money.js';
-
-/**
- * Refuses a hold that would take its key, workspace or account past a spend limit: what the scope
- * was charged in the current UTC window, plus what its open holds taken in that window reserve,
- * plus this hold. A scope already at its limit is refused whatever the hold. The first scope that
- * refuses (key, then workspace, then account) is named in the 402, with `limit` and `used`
- * (charged + held) as integer strings in 10^-24 USD and the window's `limit_reset`. The same
- * arithmetic for both engines; it runs inside the hold's transaction, after the account row is
- * locked, so concurrent holds of one account are decided one after another.
- */
-export async function checkSpendLimits(tables: LedgerTables, owners: SpendOwners, limits: ScopeLimits, amount: Units, at: Date): Promise<void> {
-  const windows = limitWindows(owners, limits, at);
-  if (windows.length > 0) judgeSpendLimits(windows, await tables.usedIn(windows), amount);
-}
 
 /** A scope's spend limit and the window it counts over now. */
 export interface LimitWindow extends UsageWindow {
@@ -34,7 +20,16 @@ export function limitWindows(owners: SpendOwners, limits: ScopeLimits, at: Date)
   return windows;
 }
 
-/** Refuses `amount` when, with what each window's scope used (`used`, in the windows' order), it would pass that scope's limit. */
+/**
+ * Refuses a hold that would take its key, workspace or account past a spend limit: what the scope
+ * was charged in the current UTC window, plus what its open holds taken in that window reserve
+ * (`used`, in the windows' order), plus this hold. A scope already at its limit is refused whatever
+ * the hold. The first scope that refuses (key, then workspace, then account) is named in the 402,
+ * with `limit` and `used` (charged + held) as integer strings in 10^-24 USD and the window's
+ * `limit_reset`. The same arithmetic wherever holds are kept: under the account's lock in the
+ * database (hold-batches.ts), in one synchronous step in process memory (process-holds.ts), so
+ * concurrent holds of one account are decided one after another.
+ */
 export function judgeSpendLimits(windows: readonly LimitWindow[], used: readonly Units[], amount: Units): void {
   windows.forEach(({ scope, limit }, index) => judgeSpend(scope, limit, used[index] ?? 0n, amount));
 }

@@ -159,6 +159,59 @@ describe.each(STORE_ENGINES)('spend limits on three scopes, on $name', (engine) 
     expect(BigInt(reserved.reserved_units)).toBe(parseUsd('10'));
   });
 
+  it('holds of one account arriving together share transactions, and are judged in the order they came, as one after another', async () => {
+    const fixture = await account();
+    const { accountId, workspaceId } = fixture.created;
+    await setSpendLimit(fixture.store, { scope: 'account', accountId }, { limit: parseUsd('40'), reset: 'monthly' }, CLI_CHANGE);
+    await setSpendLimit(fixture.store, { scope: 'workspace', workspaceId }, { limit: parseUsd('15'), reset: 'weekly' }, CLI_CHANGE);
+    await setSpendLimit(fixture.store, { scope: 'workspace', workspaceId: 'ws_other' }, usd('30'), CLI_CHANGE);
+    const keys = [await fixture.context(fixture.firstKey), await fixture.context(fixture.otherKey)];
+    let transactions = 0;
+    const counted: Store = { ...fixture.store, write: (work) => { transactions += 1; return fixture.store.write(work); } };
+    const ledger = createLedger(counted);
+    const asks = Array.from({ length: 40 }, (_, index) => ({ key: keys[index % 3 === 0 ? 1 : 0]!, amount: parseUsd(String(1 + (index % 4))) }));
+    const outcomes = await Promise.allSettled(asks.map(({ key, amount }, index) => ledger.hold(request(key, `g${index}`, amount))));
+    // the same holds one after another: each workspace's limit, then the account's
+    const used = new Map<string, Units>();
+    const limits = new Map([[workspaceId, parseUsd('15')], ['ws_other', parseUsd('30')], [accountId, parseUsd('40')]]);
+    const expected = asks.map(({ key, amount }) => {
+      for (const scope of [key.workspaceId, accountId]) {
+        if ((used.get(scope) ?? 0n) + amount > limits.get(scope)!) return { refused: scope === accountId ? 'account' : 'workspace', used: used.get(scope) ?? 0n };
+      }
+      for (const scope of [key.workspaceId, accountId]) used.set(scope, (used.get(scope) ?? 0n) + amount);
+      return null;
+    });
+    outcomes.forEach((outcome, index) => {
+      const refused = expected[index];
+      if (!refused) expect(outcome.status).toBe('fulfilled');
+      else expect(outcome).toMatchObject({ status: 'rejected', reason: { status: 402, metadata: { scope: refused.refused, used: refused.used.toString() } } });
+    });
+    expect(expected.filter((refused) => refused === null).length).toBeGreaterThan(5);
+    expect(expected.filter((refused) => refused !== null).length).toBeGreaterThan(5);
+    expect(transactions).toBeLessThan(asks.length / 4);
+    const reserved = await fixture.store.db.selectFrom('accounts').select('reserved_units').executeTakeFirstOrThrow();
+    expect(BigInt(reserved.reserved_units)).toBe(used.get(accountId));
+  });
+
+  it('holds of one account arriving together without limits take what the balance covers, in the order they came', async () => {
+    const fixture = await account();
+    const key = await fixture.context(fixture.firstKey);
+    const ledger = createLedger(fixture.store);
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, index) => ledger.hold(request(key, `g${index}`, parseUsd(index % 2 === 0 ? '7' : '3')))));
+    let spendable = parseUsd('100');
+    outcomes.forEach((outcome, index) => {
+      const amount = parseUsd(index % 2 === 0 ? '7' : '3');
+      if (amount <= spendable) {
+        spendable -= amount;
+        expect(outcome.status).toBe('fulfilled');
+      } else {
+        expect(outcome).toMatchObject({ status: 'rejected', reason: { status: 402, metadata: { required: amount.toString(), spendable: spendable.toString() } } });
+      }
+    });
+    const reserved = await fixture.store.db.selectFrom('accounts').select('reserved_units').executeTakeFirstOrThrow();
+    expect(BigInt(reserved.reserved_units)).toBe(parseUsd('100') - spendable);
+  });
+
   it('a limit change reaches the next hold at once, through the key cache', async () => {
     const fixture = await account();
     const key = await fixture.context(fixture.firstKey);

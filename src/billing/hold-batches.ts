@@ -1,0 +1,153 @@
+import type { Store } from '../store/store.js';
+import { pendingGenerationRow } from './generations.js';
+import { ledgerTables } from './ledger-engine.js';
+import { spendOwners, type AccountBalance, type HeldGeneration, type UsageWindow } from './ledger-tables.js';
+import type { Units } from './money.js';
+import { judgeSpendLimits, limitWindows, type LimitWindow } from './spend-limit.js';
+import type { Hold } from './types.js';
+
+/** Most holds decided in one transaction. */
+export const MAX_HOLDS_PER_BATCH = 64;
+
+interface Waiting {
+  hold: Hold;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** What a batch decided for one hold: nothing (taken), or the refusal it answers with. */
+type Decision = Error | null;
+
+/**
+ * Holds kept in the database (PostgreSQL, where every instance reserves against the same rows),
+ * taken together per account: the holds of an account that arrive while one of its batches is being
+ * written wait, and are then decided in one transaction. The account's row is locked once, the
+ * usage of every limited scope any of them names is read in one statement, each hold is judged in
+ * turn (in the order they arrived) against that usage plus what the holds before it in the batch
+ * took, exactly as if they had come one after another, and the ones that pass are written in one
+ * statement. Concurrent holds of one account so share one lock, one read and one commit, where each
+ * would otherwise hold the account's row through a transaction of its own. A hold alone, with no
+ * limit to judge, is one conditional write.
+ */
+export class HoldBatches {
+  readonly #waiting = new Map<string, Waiting[]>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly instanceId: string | null,
+    private readonly insufficient: (amount: Units, account: AccountBalance) => Error,
+  ) {}
+
+  /** Resolves once `hold` is written; rejects with its 402 when refused. */
+  take(hold: Hold): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const queue = this.#waiting.get(hold.accountId);
+      if (queue) {
+        queue.push({ hold, resolve, reject });
+        return;
+      }
+      this.#waiting.set(hold.accountId, [{ hold, resolve, reject }]);
+      void this.#drain(hold.accountId);
+    });
+  }
+
+  /** Decides the account's waiting holds, a batch at a time, until none wait. */
+  async #drain(accountId: string): Promise<void> {
+    for (let queue = this.#waiting.get(accountId); queue && queue.length > 0; queue = this.#waiting.get(accountId)) {
+      const batch = queue.splice(0, MAX_HOLDS_PER_BATCH);
+      try {
+        const decisions = await this.#decide(batch);
+        batch.forEach((waiting, index) => {
+          const refusal = decisions[index];
+          if (refusal) waiting.reject(refusal);
+          else waiting.resolve();
+        });
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.#waiting.delete(accountId);
+  }
+
+  async #decide(batch: readonly Waiting[]): Promise<Decision[]> {
+    const holds = batch.map(({ hold }) => hold);
+    const windows = holds.map((hold) => limitWindows(spendOwners(hold), hold.limits ?? {}, hold.heldAt));
+    const [only] = holds;
+    if (only && holds.length === 1 && windows[0]?.length === 0) {
+      // one conditional write: the account's row is locked only while it runs
+      const taken = await this.store.writeStatement((db) => ledgerTables(this.store, db).reserveAndHold([this.#held(only)]));
+      if (taken) return [null];
+      const account = await ledgerTables(this.store, this.store.db).readAccount(only.accountId);
+      if (!account) throw new Error(`account ${only.accountId} does not exist`);
+      return [this.insufficient(only.amount, account)];
+    }
+    return this.store.write(async (tx) => {
+      const tables = ledgerTables(this.store, tx);
+      // spend limits are judged under the account's lock, so that concurrent holds cannot both pass one
+      const accountId = holds[0]?.accountId ?? '';
+      const account = await tables.lockAccount(accountId);
+      if (!account) throw new Error(`account ${accountId} does not exist`);
+      const usage = new BatchUsage(windows.flat());
+      usage.read(usage.windows.length > 0 ? await tables.usedIn(usage.windows) : []);
+      let reserved = account.reserved;
+      const taken: HeldGeneration[] = [];
+      const decisions = holds.map((hold, index): Decision => {
+        try {
+          judgeSpendLimits(windows[index] ?? [], usage.usedIn(windows[index] ?? []), hold.amount);
+        } catch (refusal) {
+          return refusal as Error;
+        }
+        if (account.balance - reserved < hold.amount) return this.insufficient(hold.amount, { balance: account.balance, reserved });
+        reserved += hold.amount;
+        usage.add(hold);
+        taken.push(this.#held(hold));
+        return null;
+      });
+      if (!(await tables.reserveAndHold(taken))) throw new Error(`account ${accountId} could not reserve what its locked balance covers`);
+      return decisions;
+    });
+  }
+
+  #held(hold: Hold): HeldGeneration {
+    return { hold, pending: pendingGenerationRow(hold, this.instanceId) };
+  }
+}
+
+/** The usage of the distinct windows a batch's holds are judged in, grown by each hold taken. */
+class BatchUsage {
+  readonly windows: UsageWindow[] = [];
+  readonly #used = new Map<string, Units>();
+
+  constructor(windows: readonly LimitWindow[]) {
+    for (const window of windows) {
+      const key = windowKey(window);
+      if (this.#used.has(key)) continue;
+      this.#used.set(key, 0n);
+      this.windows.push({ ref: window.ref, start: window.start });
+    }
+  }
+
+  /** What `usedIn` read for `windows`, in their order. */
+  read(used: readonly Units[]): void {
+    this.windows.forEach((window, index) => this.#used.set(windowKey(window), used[index] ?? 0n));
+  }
+
+  usedIn(windows: readonly UsageWindow[]): Units[] {
+    return windows.map((window) => this.#used.get(windowKey(window)) ?? 0n);
+  }
+
+  /** A hold taken: it counts in every window of a scope it belongs to that it was taken in. */
+  add(hold: Hold): void {
+    const owners = spendOwners(hold);
+    for (const window of this.windows) {
+      if (owners[window.ref.scope] === window.ref.id && (window.start === null || hold.heldAt.getTime() >= window.start)) {
+        const key = windowKey(window);
+        this.#used.set(key, (this.#used.get(key) ?? 0n) + hold.amount);
+      }
+    }
+  }
+}
+
+function windowKey({ ref, start }: UsageWindow): string {
+  return `${ref.scope}\u0000${ref.id}\u0000${start ?? 'all'}`;
+}
