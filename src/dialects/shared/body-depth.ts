@@ -10,39 +10,36 @@ export const MAX_BODY_DEPTH = 128;
 /** Path segments shown before a too-deep path is cut short. */
 const SHOWN_SEGMENTS = 6;
 
-interface Frame {
-  value: object;
-  depth: number;
-  key: string | undefined;
-  parent: Frame | undefined;
-}
-
 /**
- * Refuses (400 naming the path) a body nesting deeper than the limit. Walks with its own stack, never
- * by recursion, so a body of any depth is judged without exhausting the call stack.
+ * Refuses (400 naming the path) a body nesting deeper than the limit. Recursion goes no deeper than
+ * the limit itself, so a body of any depth is judged without exhausting the call stack; arrays are
+ * walked by index and objects by their own keys, with nothing allocated unless a path is refused.
  */
 export function assertBodyDepth(body: unknown, limit = MAX_BODY_DEPTH): void {
-  if (typeof body !== 'object' || body === null) return;
-  const pending: Frame[] = [{ value: body, depth: 1, key: undefined, parent: undefined }];
-  for (let frame = pending.pop(); frame !== undefined; frame = pending.pop()) {
-    for (const key of Object.keys(frame.value)) {
-      const child: unknown = (frame.value as Record<string, unknown>)[key];
-      if (typeof child !== 'object' || child === null) continue;
-      const next: Frame = { value: child, depth: frame.depth + 1, key, parent: frame };
-      if (next.depth > limit) {
-        const field = abbreviatedPath(next);
-        throw invalidRequest(field, `nested deeper than ${limit} levels`);
-      }
-      pending.push(next);
-    }
-  }
+  const keys = pathPastLimit(body, 1, limit);
+  if (keys) throw invalidRequest(abbreviatedPath(keys), `nested deeper than ${limit} levels`);
 }
 
-/** `metadata.a.a.a.a.a…` for a frame nested below the body: the first segments, then an ellipsis. */
-function abbreviatedPath(frame: Frame): string {
-  const keys: string[] = [];
-  for (let at: Frame | undefined = frame; at?.key !== undefined; at = at.parent) keys.push(at.key);
-  keys.reverse();
+/** The keys from `value` (at level `depth`) down to the first object or array nested past `limit`; null where none is. */
+function pathPastLimit(value: unknown, depth: number, limit: number): string[] | null {
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth > limit) return [];
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const below = pathPastLimit(value[index], depth + 1, limit);
+      if (below) return [String(index), ...below];
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const below = pathPastLimit((value as Record<string, unknown>)[key], depth + 1, limit);
+    if (below) return [key, ...below];
+  }
+  return null;
+}
+
+/** `metadata.a.a.a.a.a…` for a path below the body: the first segments, then an ellipsis. */
+function abbreviatedPath(keys: readonly string[]): string {
   const shown = keys
     .slice(0, SHOWN_SEGMENTS)
     .map((key, position) => (/^\d+$/.test(key) ? `[${key}]` : position === 0 ? key : `.${key}`))
