@@ -1,8 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery } from 'kysely';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import { pendingGenerationRow } from './generations.js';
-import { GENERATION_COLUMNS, type PendingGenerationRow } from './ledger-tables.js';
+import { GENERATION_COLUMNS } from './ledger-tables.js';
 import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints } from './types.js';
 
 /**
@@ -14,7 +15,7 @@ export const DEFAULT_CHECKPOINT_CADENCE: CheckpointCadence = { tokens: 32, inter
 /**
  * Checkpoints kept on the pending generation row: the serving endpoint and the counts delivered so
  * far. On SQLite the write joins the write batcher's group commit; on PostgreSQL it is one UPDATE
- * outside any transaction. A checkpoint never overwrites a later one (counts only grow) and never
+ * outside any transaction, its text written out once. A checkpoint never overwrites a later one (counts only grow) and never
  * touches a generation once settled.
  */
 export function createGenerationCheckpoints(
@@ -35,13 +36,17 @@ export function createGenerationCheckpoints(
     record: (generationId, delivered) => logged(generationId, () => {
       const { sqlite } = store;
       if (sqlite) return store.write(async () => void sqliteCheckpoint(sqlite).update.run(checkpointValues(generationId, delivered)));
-      return writeCheckpoint(store.db, generationId, delivered);
+      const { endpointId, completionTokens, promptTokens } = delivered;
+      return store.db.executeQuery(CompiledQuery.raw(POSTGRES_CHECKPOINT_SQL, [endpointId, completionTokens, promptTokens ?? null, generationId]));
     }),
     committed: (hold, endpointId) => logged(hold.generationId, () => {
-      const row = { ...pendingGenerationRow(hold, instanceId), endpoint_id: endpointId, completion_tokens: 0 };
       const { sqlite } = store;
-      if (sqlite) return store.write(async () => void sqliteCheckpoint(sqlite).upsert.run(GENERATION_COLUMNS.map((column) => row[column] ?? null)));
-      return upsertCheckpoint(store.db, row);
+      if (sqlite) {
+        const row = { ...pendingGenerationRow(hold, instanceId), endpoint_id: endpointId, completion_tokens: 0 };
+        return store.write(async () => void sqliteCheckpoint(sqlite).upsert.run(GENERATION_COLUMNS.map((column) => row[column] ?? null)));
+      }
+      // on PostgreSQL every hold is kept in the database, and wrote its pending row with it
+      return store.db.executeQuery(CompiledQuery.raw(POSTGRES_COMMITTED_SQL, [endpointId, hold.generationId]));
     }),
   };
 }
@@ -78,26 +83,10 @@ function checkpointValues(generationId: string, delivered: DeliveredSoFar): Reco
   return { id: generationId, endpoint_id: delivered.endpointId, completion_tokens: delivered.completionTokens, prompt_tokens: delivered.promptTokens ?? null };
 }
 
-/** The same checkpoint through the query builder (PostgreSQL). */
-async function writeCheckpoint(db: Store['db'], generationId: string, delivered: DeliveredSoFar): Promise<void> {
-  await db
-    .updateTable('generations')
-    .set({ endpoint_id: delivered.endpointId, completion_tokens: delivered.completionTokens, prompt_tokens: delivered.promptTokens ?? null })
-    .where('id', '=', generationId)
-    .where('status', '=', 'pending')
-    .where((where) => where.or([where('completion_tokens', 'is', null), where('completion_tokens', '<', delivered.completionTokens)]))
-    .execute();
-}
+/** The checkpoint on PostgreSQL, written out once (its text is prepared once per connection). */
+const POSTGRES_CHECKPOINT_SQL = `UPDATE generations SET endpoint_id = $1, completion_tokens = $2, prompt_tokens = $3
+  WHERE id = $4 AND status = 'pending' AND (completion_tokens IS NULL OR completion_tokens < $2)`;
 
-/** The same first checkpoint through the query builder (PostgreSQL). */
-async function upsertCheckpoint(db: Store['db'], row: PendingGenerationRow): Promise<void> {
-  await db
-    .insertInto('generations')
-    .values(row)
-    .onConflict((conflict) => conflict
-      .column('id')
-      .doUpdateSet({ endpoint_id: row.endpoint_id ?? null, completion_tokens: 0 })
-      .where('generations.status', '=', 'pending')
-      .where('generations.completion_tokens', 'is', null))
-    .execute();
-}
+/** A stream's first checkpoint on PostgreSQL, over the pending row its hold wrote. */
+const POSTGRES_COMMITTED_SQL = `UPDATE generations SET endpoint_id = $1, completion_tokens = 0
+  WHERE id = $2 AND status = 'pending' AND completion_tokens IS NULL`;
