@@ -30,9 +30,9 @@ export interface LedgerOptions {
 }
 
 /**
- * Credit holds and settlements, each one short write transaction that locks the account row first.
- * A hold writes its generation as `pending` in the same transaction, so every admitted generation
- * is readable at once. A generation is charged at most once: only the settlement that turns its
+ * Credit holds and settlements, each one short write that locks the account row (the holds of one
+ * account arriving together share one, see hold-batches.ts). A hold writes its generation as
+ * `pending` in the same transaction, so every admitted generation is readable at once. A generation is charged at most once: only the settlement that turns its
  * pending row into the final record (or writes the record where there was none) charges, so a
  * second settle, a settle after a release, or a settle after the recovery of a dead instance
  * charges nothing, while a settle that arrives after its hold expired still charges — never a
@@ -149,7 +149,6 @@ async function recordRefusal(store: Store, record: GenerationRecord): Promise<vo
     await ledgerTables(store, tx).insertGeneration(generationToRow(record, false));
   });
 }
-
 
 async function releaseExpired(store: Store, at: Date): Promise<number> {
   const accounts = await store.db

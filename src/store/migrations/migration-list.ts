@@ -8,8 +8,10 @@ import { peopleAndLimitsMigration } from './0007-people-and-limits.js';
 import { storedFilesMigration } from './0008-stored-files.js';
 import { batchesMigration } from './0009-batches.js';
 import { renderTimingMigration } from './0010-render-timing.js';
+import { holdOwnersMigration } from './0011-hold-owners.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it is applied. Append only. */
 export const MIGRATIONS: readonly Migration[] = [coreMigration, keyRevisionMigration, uncollectedMigration, instancesMigration,
-  endpointFiguresMigration, capabilityChecksMigration, peopleAndLimitsMigration, storedFilesMigration, batchesMigration, renderTimingMigration];
+  endpointFiguresMigration, capabilityChecksMigration, peopleAndLimitsMigration, storedFilesMigration, batchesMigration, renderTimingMigration,
+  holdOwnersMigration];
