@@ -84,6 +84,8 @@ models:
         pricing: { prompt: "0.0000005", completion: "0.0000015" }
 `);
 const postgres = process.env.PEERS_POSTGRES;
+/** The PostgreSQL server's `autovacuum` setting, read with the fresh database. */
+let autovacuum;
 const database = postgres ? await freshPostgresDatabase(postgres) : `sqlite:${join(state, 'fresh.db')}`;
 const admin = (...args) => execFileSync('node', [CLI, 'admin', ...args, '--database', database], { encoding: 'utf8' });
 const created = JSON.parse(admin('account', 'create', '--name', 'peers', '--credits', OUT_OF_REACH_USD, '--json'));
@@ -114,7 +116,7 @@ runHarness('run.sh', harnessEnv);
 const results = readFileSync(join(harness, 'results.md'), 'utf8');
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
 const report = [
-  `Switchyard \`${commit}\` on ${postgres ? 'PostgreSQL (one instance, local server)' : 'SQLite'} in \`../shared/peers/run.sh\` (\`node bench/peers.js\`). ${section(results, 'Run `')}`,
+  `Switchyard \`${commit}\` on ${postgres ? `PostgreSQL (one instance, local server, autovacuum ${autovacuum})` : 'SQLite'} in \`../shared/peers/run.sh\` (\`node bench/peers.js\`). ${section(results, 'Run `')}`,
   '',
   '### Summary (mean over rounds)',
   '',
@@ -199,6 +201,9 @@ async function freshPostgresDatabase(server) {
   try {
     await client.query('DROP DATABASE IF EXISTS switchyard_peers');
     await client.query('CREATE DATABASE switchyard_peers');
+    // every hold and settlement leaves a dead row behind: without autovacuum (PostgreSQL's default
+    // is on) the tables the ledger reads grow with the run, and the report says so
+    autovacuum = (await client.query('SHOW autovacuum')).rows[0]?.autovacuum ?? 'unknown';
   } finally {
     await client.end();
   }
