@@ -26,7 +26,7 @@ import type { RecoverySettings } from './recovery-settings.js';
 import { logMissingCredentials } from './reload-log.js';
 import { readEnvironmentSettings } from './settings-environment.js';
 import { Rollback } from './rollback.js';
-import { listen, loadConfigFile, openDatabase, openRedis } from './startup-steps.js';
+import { listen, loadConfigFile, openDatabase, openRedis, warnWithoutAutovacuum } from './startup-steps.js';
 import { startKeyStore } from './key-store-startup.js';
 
 /** Time after the drain grace for restart 503s to reach their callers before connections are closed. */
@@ -114,6 +114,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
     statementMs: settings['database.statement_timeout_ms'],
   });
   rollback.push(() => store.close());
+  await warnWithoutAutovacuum(store, logger);
   const redis = options.redisUrl === undefined ? undefined : await openRedis(options.redisUrl);
   if (redis) rollback.push(async () => redis.disconnect());
   const keyStore = await startKeyStore({ ...(options.keyStoreUrl !== undefined && { url: options.keyStoreUrl }), databaseUrl, env, poolSize: settings['database.pool_size'], logger });

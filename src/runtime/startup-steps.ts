@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { CompiledQuery } from 'kysely';
+import type { Logger } from 'pino';
 import { readCatalogueFile } from '../catalogue/loader.js';
 import { formatProblem } from '../catalogue/problem-list.js';
 import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
@@ -36,6 +38,27 @@ export async function openDatabase(url: string, poolSize: number, timeouts?: Pos
     return await openStore(url, { poolSize, ...(timeouts && { timeouts }) });
   } catch (error) {
     throw new StartupError('--database', `cannot open ${redactedUrl(url)}: ${errorCause(error)}`);
+  }
+}
+
+const AUTOVACUUM_QUERY = CompiledQuery.raw("SELECT current_setting('autovacuum') AS autovacuum") as CompiledQuery<{ autovacuum: string }>;
+
+/**
+ * Warns when the PostgreSQL server runs without autovacuum (its default is on). Every hold and
+ * settlement leaves dead rows in the ledger's tables (`holds`, `accounts`, `spend_usage`), and
+ * without it they pile up until the ledger's reads slow down request after request. A setting that
+ * cannot be read changes nothing: the start goes on.
+ */
+export async function warnWithoutAutovacuum(store: Store, logger: Pick<Logger, 'warn'>): Promise<void> {
+  if (store.engine !== 'postgres') return;
+  let setting: string | undefined;
+  try {
+    setting = (await store.db.executeQuery(AUTOVACUUM_QUERY)).rows[0]?.autovacuum;
+  } catch {
+    return;
+  }
+  if (setting === 'off') {
+    logger.warn('PostgreSQL runs with autovacuum off: the rows every hold and settlement leaves behind pile up in the ledger\'s tables and slow it down; turn it on, or VACUUM them often');
   }
 }
 
