@@ -193,6 +193,26 @@ describe.each(STORE_ENGINES)('spend limits on three scopes, on $name', (engine) 
     expect(BigInt(reserved.reserved_units)).toBe(used.get(accountId));
   });
 
+  it('holds of two accounts arriving together are decided apart: one account spent out reserves nothing of the other, nor counts in its limits', async () => {
+    const first = await account();
+    const second = await createAccount(first.store, { name: 'Other', creditsUsd: '100' });
+    await setSpendLimit(first.store, { scope: 'account', accountId: second.accountId }, usd('20'), CLI_CHANGE);
+    const keys = [await first.context(first.firstKey), await first.context(second.key)];
+    const ledger = createLedger(first.store);
+    // 30 holds of 7 USD alternating between the accounts: the first's 100 USD covers 14, the second's limit 2
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, index) => ledger.hold(request(keys[index % 2]!, `g${index}`, parseUsd('7')))));
+    const taken = (owner: number) => outcomes.filter((outcome, index) => index % 2 === owner && outcome.status === 'fulfilled').length;
+    expect(taken(0)).toBe(14);
+    expect(taken(1)).toBe(2);
+    outcomes.forEach((outcome, index) => {
+      if (outcome.status === 'fulfilled') return;
+      expect(outcome.reason).toMatchObject(index % 2 === 0 ? { status: 402, metadata: { spendable: parseUsd('2').toString() } } : { status: 402, metadata: { scope: 'account', used: parseUsd('14').toString() } });
+    });
+    const reserved = async (accountId: string) => BigInt((await first.store.db.selectFrom('accounts').select('reserved_units').where('id', '=', accountId).executeTakeFirstOrThrow()).reserved_units);
+    expect(await reserved(first.created.accountId)).toBe(parseUsd('98'));
+    expect(await reserved(second.accountId)).toBe(parseUsd('14'));
+  });
+
   it('holds of one account arriving together without limits take what the balance covers, in the order they came', async () => {
     const fixture = await account();
     const key = await fixture.context(fixture.firstKey);
