@@ -4,7 +4,9 @@ import type { GenerationsTable } from '../store/schema.js';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
 import { accountBalanceOf, GENERATION_COLUMNS, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
+import { MoneyReadCache } from './money-read-cache.js';
 import type { Units } from './money.js';
+import type { Hold } from './types.js';
 
 type Statement = BetterSqlite3.Statement;
 
@@ -14,31 +16,33 @@ type Statement = BetterSqlite3.Statement;
  * synchronously: on the embedded engine the query builder would cost more than the statements.
  */
 class SqliteLedgerStatements {
-  readonly account: Statement;
-  readonly writeAccount: Statement;
+  readonly #account: Statement;
+  readonly #writeAccount: Statement;
   /** The usage statements (`usageStatement`), prepared once per text. */
   readonly #usage = new Map<string, Statement>();
-  readonly insertHold: Statement;
+  readonly #insertHold: Statement;
   readonly deleteHold: Statement;
   readonly insertEntry: Statement;
   /** One spend row (scope, owner, day), added to by `units_add`. */
-  readonly addSpend: Statement;
+  readonly #addSpend: Statement;
+  /** Balances and usage as last read or written (every write of them goes through this class). */
+  readonly #cache: MoneyReadCache;
   /** A generation row, every column bound by position (an absent value binds NULL). */
   readonly insertGeneration: Statement;
   /** A final record written over its pending row: the settled columns, then the id. */
   readonly closeGeneration: Statement;
 
   constructor(readonly database: BetterSqlite3.Database) {
-    this.account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
-    this.writeAccount = database.prepare('UPDATE accounts SET balance_units = ?, reserved_units = ? WHERE id = ?');
-    this.insertHold = database.prepare(
+    this.#account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
+    this.#writeAccount = database.prepare('UPDATE accounts SET balance_units = ?, reserved_units = ? WHERE id = ?');
+    this.#insertHold = database.prepare(
       'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.deleteHold = database.prepare('DELETE FROM holds WHERE id = ? RETURNING amount_units').pluck();
     this.insertEntry = database.prepare(
       'INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.addSpend = database.prepare(
+    this.#addSpend = database.prepare(
       `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES (?, ?, ?, ?)
        ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
     );
@@ -48,17 +52,61 @@ class SqliteLedgerStatements {
     this.closeGeneration = database.prepare(
       `UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE id = ? AND status = 'pending'`,
     );
+    this.#cache = new MoneyReadCache(database);
   }
 
-  /** What each window used, and the account's balance when `accountId` is given: one statement. */
+  /** The account's balance (null: no such account). */
+  account(accountId: string): AccountBalance | null {
+    const remembered = this.#cache.read(accountId, []);
+    if (remembered?.account) return remembered.account;
+    const row = this.#account.get(accountId) as AccountRow | undefined;
+    if (!row) return null;
+    const account = accountBalanceOf(row);
+    this.#cache.wroteAccount(accountId, account);
+    return account;
+  }
+
+  writeAccount(accountId: string, next: AccountBalance): void {
+    this.#writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
+    this.#cache.wroteAccount(accountId, next);
+  }
+
+  addSpend(scope: SpendScope, owner: string, day: number, units: Units): void {
+    this.#addSpend.run(scope, owner, day, units.toString());
+    this.#cache.addedSpend(scope, owner, day, units);
+  }
+
+  insertHold(hold: Hold, instanceId: string | null): void {
+    this.#insertHold.run(
+      hold.id,
+      hold.generationId,
+      hold.accountId,
+      hold.workspaceId,
+      hold.keyId,
+      hold.amount.toString(),
+      hold.expiresAt.getTime(),
+      hold.heldAt.getTime(),
+      instanceId,
+    );
+    this.#cache.wroteHold();
+  }
+
+  /**
+   * What each window used, and the account's balance when `accountId` is given: remembered, or
+   * read in one statement.
+   */
   usage(windows: readonly UsageWindow[], accountId?: string): { account: AccountBalance | null; used: Units[] } {
+    const remembered = this.#cache.read(accountId, windows);
+    if (remembered) return remembered;
     const { text, values } = usageStatement(windows, () => '?', accountId);
     let statement = this.#usage.get(text);
     if (!statement) {
       statement = this.database.prepare(text);
       this.#usage.set(text, statement);
     }
-    return usageOf(statement.all(values) as UsageRow[], windows.length);
+    const read = usageOf(statement.all(values) as UsageRow[], windows.length);
+    this.#cache.remember(accountId, read.account, windows, read.used);
+    return read;
   }
 }
 
@@ -93,13 +141,8 @@ export function sqliteLedgerReadsNow(database: BetterSqlite3.Database): LedgerRe
   return {
     // no limits: the account's row alone, by its own statement
     accountAndUsage: (accountId, windows) =>
-      windows.length === 0 ? { account: readAccountNow(statements, accountId), used: [] } : statements.usage(windows, accountId),
+      windows.length === 0 ? { account: statements.account(accountId), used: [] } : statements.usage(windows, accountId),
   };
-}
-
-function readAccountNow(statements: SqliteLedgerStatements, accountId: string): AccountBalance | null {
-  const row = statements.account.get(accountId) as AccountRow | undefined;
-  return row ? accountBalanceOf(row) : null;
 }
 
 function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
@@ -112,36 +155,25 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     moves.add(accountId, change, charge);
     moves.apply();
   };
-  const readAccount = async (accountId: string) => readAccountNow(statements, accountId);
+  const readAccount = async (accountId: string) => statements.account(accountId);
   return {
     lockAccount: readAccount,
     readAccount,
     async writeAccount(accountId, next) {
-      statements.writeAccount.run(next.balance.toString(), next.reserved.toString(), accountId);
+      statements.writeAccount(accountId, next);
     },
     usedIn: async (windows) => statements.usage(windows).used,
     // the write batch's transaction already excludes every other writer: a read, then writes, is one step
     async reserveAndHold(holds) {
       const first = holds[0];
       if (!first) return true;
-      const row = statements.account.get(first.hold.accountId) as AccountRow | undefined;
-      if (!row) return false;
-      const account = accountBalanceOf(row);
+      const account = statements.account(first.hold.accountId);
+      if (!account) return false;
       const total = holds.reduce((sum, { hold }) => sum + hold.amount, 0n);
       if (account.balance - account.reserved < total) return false;
-      statements.writeAccount.run(account.balance.toString(), (account.reserved + total).toString(), first.hold.accountId);
+      statements.writeAccount(first.hold.accountId, { balance: account.balance, reserved: account.reserved + total });
       for (const { hold, pending } of holds) {
-        statements.insertHold.run(
-          hold.id,
-          hold.generationId,
-          hold.accountId,
-          hold.workspaceId,
-          hold.keyId,
-          hold.amount.toString(),
-          hold.expiresAt.getTime(),
-          hold.heldAt.getTime(),
-          pending.instance_id,
-        );
+        statements.insertHold(hold, pending.instance_id);
         if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
       }
       return true;
@@ -207,11 +239,11 @@ class MoneyMoves {
   /** Writes the balances (accounts first), then the spend rows: the order every settlement takes them in. */
   apply(): void {
     for (const [accountId, change] of this.#accounts) {
-      const account = readAccountNow(this.statements, accountId);
+      const account = this.statements.account(accountId);
       if (!account) throw new Error(`account ${accountId} does not exist`);
-      this.statements.writeAccount.run((account.balance + change.balance).toString(), (account.reserved + change.reserved).toString(), accountId);
+      this.statements.writeAccount(accountId, { balance: account.balance + change.balance, reserved: account.reserved + change.reserved });
     }
-    for (const { scope, owner, day, units } of this.#spend.values()) this.statements.addSpend.run(scope, owner, day, units.toString());
+    for (const { scope, owner, day, units } of this.#spend.values()) this.statements.addSpend(scope, owner, day, units);
   }
 
   #addSpend(scope: SpendScope, owner: string, day: number, units: Units): void {

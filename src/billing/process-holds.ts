@@ -1,11 +1,11 @@
+import { SPEND_SCOPES } from '../accounts/types.js';
+import { dayStart } from '../accounts/usage-window.js';
 import type { LedgerReadsNow } from './ledger-tables-sqlite.js';
-import { spendOwners, type AccountBalance, type UsageWindow } from './ledger-tables.js';
+import { spendOwnerKey, spendOwners, type AccountBalance, type UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
 import { judgeSpendLimits, limitWindows } from './spend-limit.js';
 import type { Hold } from './types.js';
 
-/** The owner of each spend scope on a hold. */
-const HOLD_OWNER = { key: 'keyId', workspace: 'workspaceId', account: 'accountId' } as const;
 
 /**
  * The open holds of a gateway that is the only process serving its database (SQLite): kept in
@@ -24,6 +24,8 @@ const HOLD_OWNER = { key: 'keyId', workspace: 'workspaceId', account: 'accountId
 export class ProcessHolds {
   readonly #open = new Map<string, Hold>();
   readonly #reservedByAccount = new Map<string, Units>();
+  /** Per scope and owner, what its open holds reserve by the UTC day they were taken on. */
+  readonly #heldByDay = new Map<string, Map<number, Units>>();
 
   constructor(private readonly reads: LedgerReadsNow) {}
 
@@ -42,6 +44,7 @@ export class ProcessHolds {
     if (account.balance - reserved < hold.amount) throw insufficient(hold.amount, { balance: account.balance, reserved });
     this.#open.set(hold.id, hold);
     this.#reservedByAccount.set(hold.accountId, this.reservedBy(hold.accountId) + hold.amount);
+    this.#countHeld(hold, hold.amount);
   }
 
   /** Ends a hold (settled, released or expired); one already dropped changes nothing. */
@@ -49,6 +52,7 @@ export class ProcessHolds {
     const hold = this.#open.get(holdId);
     if (!hold) return;
     this.#open.delete(holdId);
+    this.#countHeld(hold, -hold.amount);
     const left = this.reservedBy(hold.accountId) - hold.amount;
     if (left === 0n) this.#reservedByAccount.delete(hold.accountId);
     else this.#reservedByAccount.set(hold.accountId, left);
@@ -66,15 +70,30 @@ export class ProcessHolds {
     return this.#reservedByAccount.get(accountId) ?? 0n;
   }
 
-  /** What the window's scope's open holds taken in it reserve. */
+  /**
+   * What the window's scope's open holds taken in it reserve. A window starts at a UTC midnight (or
+   * is all time), so a hold was taken in it exactly when the day it was taken on starts in it.
+   */
   #heldIn(window: UsageWindow | undefined): Units {
     if (!window) return 0n;
-    const { ref, start } = window;
-    const owner = HOLD_OWNER[ref.scope];
     let held = 0n;
-    for (const hold of this.#open.values()) {
-      if (hold[owner] === ref.id && (start === null || hold.heldAt.getTime() >= start)) held += hold.amount;
+    for (const [day, units] of this.#heldByDay.get(spendOwnerKey(window.ref.scope, window.ref.id)) ?? []) {
+      if (window.start === null || day >= window.start) held += units;
     }
     return held;
+  }
+
+  #countHeld(hold: Hold, units: Units): void {
+    const owners = spendOwners(hold);
+    const day = dayStart(hold.heldAt);
+    for (const scope of SPEND_SCOPES) {
+      const key = spendOwnerKey(scope, owners[scope]);
+      const byDay = this.#heldByDay.get(key) ?? new Map<number, Units>();
+      const left = (byDay.get(day) ?? 0n) + units;
+      if (left === 0n) byDay.delete(day);
+      else byDay.set(day, left);
+      if (byDay.size === 0) this.#heldByDay.delete(key);
+      else this.#heldByDay.set(key, byDay);
+    }
   }
 }

@@ -12,6 +12,16 @@ interface QueuedWrite {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
+const rollbacksByDatabase = new WeakMap<BetterSqlite3.Database, number>();
+
+/**
+ * How many times the write batch on `database` has undone writes (a savepoint rolled back, or a whole
+ * batch): what remembers a value it wrote knows from a change of this count that the value may be gone.
+ */
+export function sqliteRollbacks(database: BetterSqlite3.Database): number {
+  return rollbacksByDatabase.get(database) ?? 0;
+}
+
 /** Transaction control, prepared once: these run several times per request under load. */
 class TransactionStatements {
   readonly begin: BetterSqlite3.Statement;
@@ -41,12 +51,14 @@ class TransactionStatements {
 export class WriteBatcher {
   readonly #queue: QueuedWrite[] = [];
   readonly #statements: TransactionStatements;
+  readonly #database: BetterSqlite3.Database;
   readonly #connection: <T>(run: (connection: Db) => Promise<T>) => Promise<T>;
   #draining = false;
 
   /** `connection` holds the query builder's connection for a whole batch, so nothing interleaves. */
   constructor(database: BetterSqlite3.Database, connection: <T>(run: (connection: Db) => Promise<T>) => Promise<T>) {
     this.#statements = new TransactionStatements(database);
+    this.#database = database;
     this.#connection = connection;
   }
 
@@ -84,6 +96,7 @@ export class WriteBatcher {
       }
       statements.commit.run();
     } catch (error) {
+      this.#countRollback();
       try {
         statements.rollback.run();
       } catch {
@@ -102,10 +115,15 @@ export class WriteBatcher {
       statements.release.run();
       return { ok: true, value };
     } catch (error) {
+      this.#countRollback();
       statements.rollbackToSavepoint.run();
       statements.release.run();
       return { ok: false, error };
     }
+  }
+
+  #countRollback(): void {
+    rollbacksByDatabase.set(this.#database, sqliteRollbacks(this.#database) + 1);
   }
 }
 

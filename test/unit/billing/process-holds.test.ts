@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { addCredits, createAccount, createKey } from '../../../src/accounts/accounts.js';
 import { readScopeUsage } from '../../../src/accounts/scope-usage.js';
@@ -7,6 +10,9 @@ import { createAbandonedGenerations, STOPPED_BILLED_MESSAGE } from '../../../src
 import { createGenerationCheckpoints } from '../../../src/billing/generation-checkpoints.js';
 import { createGenerationReader } from '../../../src/billing/generations.js';
 import { createLedger, type LedgerOptions } from '../../../src/billing/ledger.js';
+import { ledgerTables } from '../../../src/billing/ledger-engine.js';
+import { spendOwners } from '../../../src/billing/ledger-tables.js';
+import { dayStart } from '../../../src/accounts/usage-window.js';
 import { parseUsd, type Units } from '../../../src/billing/money.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
 import { GatewayError } from '../../../src/core/errors.js';
@@ -433,6 +439,69 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       }
       expect(await money(store)).toEqual({ balance: parseUsd('100'), reserved: 0n });
       expect(await spendable(ledger, owner)).toBe(parseUsd('90'));
+    });
+  });
+
+  describe('balances and usage remembered between holds', () => {
+    const daily: ScopeLimits = { key: { limit: parseUsd('1'), reset: 'daily' } };
+
+    it('a deposit committed by another connection (the admin CLI, another process) is spendable by the next hold', async () => {
+      const directory = await mkdtemp(join(tmpdir(), 'process-holds-'));
+      try {
+        const store = await openStore(`sqlite:${join(directory, 'ledger.db')}`);
+        opened.push(store);
+        const created = await createAccount(store, { name: 'Ada', creditsUsd: '1' });
+        const owner = { accountId: created.accountId, workspaceId: created.workspaceId, keyId: created.keyId };
+        const ledger = inProcess(store);
+        await ledger.hold(request(owner, 'g1', parseUsd('1'), daily));
+        expect(await spendable(ledger, owner)).toBe(0n);
+        const admin = await openStore(`sqlite:${join(directory, 'ledger.db')}`);
+        await addCredits(admin, owner.accountId, '2');
+        await admin.close();
+        expect(await spendable(ledger, owner)).toBe(parseUsd('2'));
+      } finally {
+        await Promise.all(opened.splice(0).map((store) => store.close()));
+        await rm(directory, { recursive: true, force: true });
+      }
+    });
+
+    it('a charge whose write is rolled back counts nowhere: the next hold sees the balance and the limit as they were', async () => {
+      const { store, owner } = await funded('5');
+      const ledger = inProcess(store);
+      // read once, so that the balance and the key's window are remembered
+      await ledger.release(await ledger.hold(request(owner, 'g0', parseUsd('0.1'), daily)));
+      const charge = {
+        entry: { id: 'led_rolled_back', accountId: owner.accountId, amount: parseUsd('0.8'), kind: 'charge' as const, generationId: null, at: new Date() },
+        owners: spendOwners(owner),
+        dayStart: dayStart(new Date()),
+      };
+      await expect(store.write(async (tx) => {
+        await ledgerTables(store, tx).moveMoney(owner.accountId, { balance: -parseUsd('0.8'), reserved: 0n }, charge);
+        throw new Error('refused after the charge was written');
+      })).rejects.toThrow('refused after');
+      expect(await money(store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
+      await ledger.hold(request(owner, 'g1', parseUsd('1'), daily));
+      expect(await spendable(ledger, owner)).toBe(parseUsd('4'));
+    });
+
+    it('charges settled while remembered count in every window holding their day: a weekly limit sums the days, a daily one only today', async () => {
+      const { store, owner } = await funded('100');
+      const weekly: ScopeLimits = { workspace: { limit: parseUsd('1'), reset: 'weekly' } };
+      let now = new Date('2030-01-01T12:00:00Z');
+      const ledger = inProcess(store, { now: () => now });
+      const spend = async (id: string, limits: ScopeLimits, cost: Units) => {
+        const hold = await ledger.hold(request(owner, id, cost, limits));
+        await ledger.settle(hold, served(hold, cost));
+      };
+      await spend('g1', weekly, parseUsd('0.3'));
+      await spend('g2', daily, parseUsd('0.3'));
+      now = new Date('2030-01-02T12:00:00Z');
+      await spend('g3', weekly, parseUsd('0.4'));
+      await spend('g4', daily, parseUsd('0.5'));
+      // the key's day: g3 and g4; the workspace's week: all four
+      expect((await refusal(ledger.hold(request(owner, 'g5', parseUsd('0.2'), daily)))).metadata).toMatchObject({ scope: 'key', used: parseUsd('0.9').toString() });
+      expect((await refusal(ledger.hold(request(owner, 'g6', parseUsd('0.1'), weekly)))).metadata)
+        .toMatchObject({ scope: 'workspace', used: parseUsd('1.5').toString() });
     });
   });
 
