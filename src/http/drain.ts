@@ -53,12 +53,17 @@ export function registerDrain(app: FastifyInstance): void {
     closeIdle.unref();
     app.server.once('close', () => clearInterval(closeIdle));
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // a callback, not an async function: it runs on every request, and a promise per request is a hop
+  app.addHook('onRequest', (request, reply, done) => {
     // health, readiness and metrics keep answering in their own shapes: a draining instance is alive and not ready
-    if (!draining || request.routeOptions.config.scope === 'operator') return;
+    if (!draining || request.routeOptions.config.scope === 'operator') {
+      done();
+      return;
+    }
     const error = restartError();
-    // The connection closes once the answer is sent and whatever body came with the request is read.
-    return sendWhileDraining(request, reply, error, errorBody(request, error));
+    // The connection closes once the answer is sent and whatever body came with the request is read;
+    // the reply is taken over, so the request goes no further
+    sendWhileDraining(request, reply, error, errorBody(request, error));
   });
 }
 

@@ -63,9 +63,9 @@ export async function registerScope(app: FastifyInstance, services: Services, na
       if (name === 'key') openToBrowsers(scope);
       scope.addHook('onRequest', (request, reply) =>
         (isPreflight(request) ? countAddress(services.limiters, request, reply) : admitKey(services, accepts, request, reply)));
-      scope.addHook('preValidation', async (request) => {
+      scope.addHook('preValidation', (request, _reply, done) => {
         request.bodyRead = true;
-        if (request.deferredRefusal) throw request.deferredRefusal;
+        done(request.deferredRefusal);
       });
       // A caller who leaves while its body is being read gets no answer and no handler runs: its call
       // is recorded here as cancelled (408), as it would be at any later point.

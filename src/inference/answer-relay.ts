@@ -1,4 +1,5 @@
 import { chargeNothing, priceCharacters } from '../billing/settlement.js';
+import type { AbortLike } from '../core/abort.js';
 import type { UpstreamFailure } from '../core/events.js';
 import { failureToError } from '../core/failure-error.js';
 import { SPEECH_CONTENT_TYPES } from '../core/speech.js';
@@ -79,7 +80,7 @@ export async function* answerRelay(
 }
 
 /** Yields the audio chunk by chunk until it ends, breaks (the failure is returned), or the caller leaves. */
-async function* relayBody(audio: AsyncGenerator<Uint8Array>, callerSignal: AbortSignal): AsyncGenerator<RelayPart, UpstreamFailure | undefined> {
+async function* relayBody(audio: AsyncGenerator<Uint8Array>, callerSignal: AbortLike): AsyncGenerator<RelayPart, UpstreamFailure | undefined> {
   try {
     for await (const chunk of audio) {
       if (callerSignal.aborted) {

@@ -1,3 +1,4 @@
+import type { AbortLike } from '../core/abort.js';
 import type { CoreEvent } from '../core/events.js';
 import { failureToError } from '../core/failure-error.js';
 import { GatewayError, INTERNAL_ERROR_MESSAGE, toEnvelope } from '../core/errors.js';
@@ -108,7 +109,7 @@ interface StepContext {
   provider: string;
   refuse: DialectBinding['refuseOutput'];
   /** The caller's signal: once aborted nothing more is written. */
-  signal: AbortSignal;
+  signal: AbortLike;
   /** Present when the request offers tools: what the answer's tool calls are worth. */
   toolCalls: ToolCallCheck | undefined;
   /** Set once the endpoint broke the answer off (an in-band error), as opposed to a refusal or the caller leaving. */

@@ -1,4 +1,5 @@
 import type { KeyContext } from '../accounts/types.js';
+import { Abort, type AbortLike } from '../core/abort.js';
 import { GatewayError } from '../core/errors.js';
 import type { CallObserver } from './observer.js';
 
@@ -6,15 +7,10 @@ import type { CallObserver } from './observer.js';
 export interface InferenceCall {
   key: KeyContext;
   generationId: string;
-  /** Aborted when the caller goes away before the answer was delivered. */
-  signal: AbortSignal;
-  /**
-   * The same caller leaving, told to attempt signals without a listener on `signal` (which would make
-   * that AbortSignal exist for every call). Without it, attempt signals listen on `signal`.
-   */
-  departure?: CallerDeparture;
+  /** Aborted when the caller goes away before the answer was delivered (over HTTP an `Abort`, made per request). */
+  signal: AbortLike;
   /** Aborted when a draining instance stops waiting for requests in flight. */
-  restart: AbortSignal;
+  restart: AbortLike;
   /** Told of the call's refusal, attempts and stream (the request log, the metrics). */
   observer: CallObserver;
   /** Told of each phase the call enters once held (a batch records its requests' states by it). */
@@ -33,66 +29,26 @@ type Release = () => void;
 
 const NOTHING_TO_RELEASE: Release = () => undefined;
 
-/**
- * A caller leaving before its answer was delivered. Its AbortSignal is made only when `signal` is
- * first read (already aborted when the caller left before), and the attempt signals joined to it
- * are aborted directly, so a call whose caller's signal nobody reads makes none.
- */
-export class CallerDeparture {
-  readonly #attempts = new Set<AbortController>();
-  #controller: AbortController | undefined;
-  #left = false;
-
-  /** Aborted once the caller left. */
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#left) this.#controller.abort();
-    }
-    return this.#controller.signal;
-  }
-
-  /** The caller left: its signal is aborted first, then every attempt joined to it. */
-  leave(): void {
-    if (this.#left) return;
-    this.#left = true;
-    this.#controller?.abort();
-    for (const attempt of this.#attempts) attempt.abort();
-    this.#attempts.clear();
-  }
-
-  /** Aborts `attempt` when the caller leaves, at once when it left already. */
-  join(attempt: AbortController): Release {
-    if (this.#left) {
-      attempt.abort();
-      return NOTHING_TO_RELEASE;
-    }
-    this.#attempts.add(attempt);
-    return () => {
-      this.#attempts.delete(attempt);
-    };
-  }
-}
-
 /** A signal for the upstream work of a call: aborted by the caller leaving or by the restart. */
 export interface AttemptSignal {
-  signal: AbortSignal;
+  signal: AbortLike;
   /** Lets go of the caller and of the long-lived restart signal; call once the answer ended. */
   release(): void;
 }
 
 /**
- * Joins the caller's signal and the restart. No listener per request is left on the long-lived
- * restart signal, nor added to it: `AbortSignal.any` would leave one entry per request on it for the
- * life of the process, and adding and removing one per request walks the listeners of every request
- * in flight. The attempts in flight are kept in a set instead, which `release` leaves.
+ * Joins the caller's signal and the restart (an `Abort`, see core/abort.ts: made on every request).
+ * No listener per request is left on the long-lived restart signal, nor added to it:
+ * `AbortSignal.any` would leave one entry per request on it for the life of the process, and adding
+ * and removing one per request walks the listeners of every request in flight. The attempts in
+ * flight are kept in a set instead, which `release` leaves.
  */
-export function attemptSignal(call: Pick<InferenceCall, 'signal' | 'restart' | 'departure'>): AttemptSignal {
-  const controller = new AbortController();
-  const releaseCaller = call.departure ? call.departure.join(controller) : abortWith(call.signal, controller);
-  const releaseRestart = abortWith(call.restart, controller);
+export function attemptSignal(call: Pick<InferenceCall, 'signal' | 'restart'>): AttemptSignal {
+  const attempt = new Abort();
+  const releaseCaller = abortWith(call.signal, attempt);
+  const releaseRestart = abortWith(call.restart, attempt);
   return {
-    signal: controller.signal,
+    signal: attempt,
     release() {
       releaseCaller();
       releaseRestart();
@@ -101,10 +57,10 @@ export function attemptSignal(call: Pick<InferenceCall, 'signal' | 'restart' | '
 }
 
 /** The attempts in flight under each signal `abortWith` joined them to. */
-const joinedAttempts = new WeakMap<AbortSignal, Set<AbortController>>();
+const joinedAttempts = new WeakMap<AbortLike, Set<Abort>>();
 
 /** Aborts `attempt` when `signal` aborts, at once when it did already. */
-function abortWith(signal: AbortSignal, attempt: AbortController): Release {
+function abortWith(signal: AbortLike, attempt: Abort): Release {
   if (signal.aborted) {
     attempt.abort();
     return NOTHING_TO_RELEASE;
@@ -117,10 +73,10 @@ function abortWith(signal: AbortSignal, attempt: AbortController): Release {
 }
 
 /** The set of attempts joined to `signal`, made with the one listener that aborts them all. */
-function attemptsJoinedTo(signal: AbortSignal): Set<AbortController> {
+function attemptsJoinedTo(signal: AbortLike): Set<Abort> {
   const known = joinedAttempts.get(signal);
   if (known) return known;
-  const attempts = new Set<AbortController>();
+  const attempts = new Set<Abort>();
   signal.addEventListener('abort', () => {
     for (const attempt of attempts) attempt.abort();
     attempts.clear();

@@ -1,3 +1,4 @@
+import type { AbortLike } from '../core/abort.js';
 import { isContentEvent, type CoreEvent, type UpstreamFailure } from '../core/events.js';
 import type { CoreRequest } from '../core/request.js';
 import type { AttemptFailure, Plan, PlannedAttempt } from '../core/plan.js';
@@ -29,11 +30,11 @@ type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure
 
 /** The executor as the pipeline uses it: one way to run a plan per kind of answer. */
 export interface InferenceExecutor {
-  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent[]>>>;
-  complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>>;
-  relay(request: CoreRequest, plan: Plan, signal: AbortSignal, adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined): Promise<Answer<AsyncGenerator<Uint8Array>>>;
-  unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>>;
-  unaryStream<Ask, Result, Piece>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>>;
+  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncGenerator<CoreEvent[]>>>;
+  complete(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<CoreEvent[]>>;
+  relay(request: CoreRequest, plan: Plan, signal: AbortLike, adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined): Promise<Answer<AsyncGenerator<Uint8Array>>>;
+  unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortLike, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>>;
+  unaryStream<Ask, Result, Piece>(ask: Ask, plan: Plan, signal: AbortLike, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>>;
 }
 
 /**
@@ -44,11 +45,11 @@ export interface InferenceExecutor {
 export class Executor implements InferenceExecutor {
   constructor(private readonly transport: UpstreamTransport, private readonly health: EndpointHealth) {}
 
-  stream(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent[]>>> {
+  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncGenerator<CoreEvent[]>>> {
     return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
   }
 
-  complete(request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<CoreEvent[]>> {
+  complete(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<CoreEvent[]>> {
     return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryComplete(request, attempt, adapter, signal));
   }
 
@@ -59,7 +60,7 @@ export class Executor implements InferenceExecutor {
   relay(
     request: CoreRequest,
     plan: Plan,
-    signal: AbortSignal,
+    signal: AbortLike,
     adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined,
   ): Promise<Answer<AsyncGenerator<Uint8Array>>> {
     return this.run(plan, signal, adapters, (attempt, adapter) => this.tryRelay(request, attempt, adapter, signal));
@@ -70,7 +71,7 @@ export class Executor implements InferenceExecutor {
    * whole and decoded by the operation's adapter for the endpoint's wire format, failing over on
    * any failure exactly as a non-streamed answer does.
    */
-  unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortSignal, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>> {
+  unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortLike, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>> {
     return this.run(plan, signal, adapters, (attempt, adapter) => this.tryUnary(ask, attempt, adapter, signal));
   }
 
@@ -83,7 +84,7 @@ export class Executor implements InferenceExecutor {
   unaryStream<Ask, Result, Piece>(
     ask: Ask,
     plan: Plan,
-    signal: AbortSignal,
+    signal: AbortLike,
     adapters: OperationAdapterLookup<Ask, Result, Piece>,
   ): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>> {
     return this.run(plan, signal, adapters, async (attempt, adapter) => {
@@ -96,7 +97,7 @@ export class Executor implements InferenceExecutor {
 
   private async run<Events, Adapter>(
     plan: Plan,
-    signal: AbortSignal,
+    signal: AbortLike,
     adapterOf: (attempt: PlannedAttempt) => Adapter | undefined,
     tryOne: (attempt: PlannedAttempt, adapter: Adapter) => Promise<AttemptResult<Events>>,
   ): Promise<Answer<Events>> {
@@ -120,7 +121,7 @@ export class Executor implements InferenceExecutor {
     request: CoreRequest,
     attempt: PlannedAttempt,
     adapter: UpstreamAdapter,
-    signal: AbortSignal,
+    signal: AbortLike,
   ): Promise<AttemptResult<CoreEvent[]>> {
     const read = await this.sendForJson(adapter.buildRequest(request, attempt), attempt, adapter, signal);
     if (!read.ok) return read;
@@ -137,7 +138,7 @@ export class Executor implements InferenceExecutor {
     attempt: PlannedAttempt,
     adapter: OperationAdapter<Ask, Result, Piece>,
     streaming: OperationStreaming<Ask, Result, Piece>,
-    signal: AbortSignal,
+    signal: AbortLike,
   ): Promise<AttemptResult<AsyncGenerator<OperationStreamEvent<Result, Piece>>>> {
     const sent = await this.send(streaming.buildStreamRequest(ask, attempt), attempt, adapter, signal);
     if (!sent.ok) return sent;
@@ -155,7 +156,7 @@ export class Executor implements InferenceExecutor {
     ask: Ask,
     attempt: PlannedAttempt,
     adapter: OperationAdapter<Ask, Result, Piece>,
-    signal: AbortSignal,
+    signal: AbortLike,
   ): Promise<AttemptResult<Result>> {
     const read = await this.sendForJson(adapter.buildRequest(ask, attempt), attempt, adapter, signal);
     if (!read.ok) return read;
@@ -167,7 +168,7 @@ export class Executor implements InferenceExecutor {
     request: CoreRequest,
     attempt: PlannedAttempt,
     adapter: UpstreamAdapter,
-    signal: AbortSignal,
+    signal: AbortLike,
   ): Promise<AttemptResult<AsyncGenerator<CoreEvent[]>>> {
     const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
     if (!sent.ok) return sent;
@@ -202,7 +203,7 @@ export class Executor implements InferenceExecutor {
     request: CoreRequest,
     attempt: PlannedAttempt,
     adapter: SpeechAdapter,
-    signal: AbortSignal,
+    signal: AbortLike,
   ): Promise<AttemptResult<AsyncGenerator<Uint8Array>>> {
     const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
     if (!sent.ok) return sent;
@@ -222,7 +223,7 @@ export class Executor implements InferenceExecutor {
     upstream: UpstreamRequest,
     attempt: PlannedAttempt,
     errors: ErrorDecoder,
-    signal: AbortSignal,
+    signal: AbortLike,
   ): Promise<{ ok: true; json: unknown } | { ok: false; failure: UpstreamFailure }> {
     const sent = await this.send(upstream, attempt, errors, signal);
     if (!sent.ok) return sent;
@@ -237,7 +238,7 @@ export class Executor implements InferenceExecutor {
     upstream: UpstreamRequest,
     attempt: PlannedAttempt,
     errors: ErrorDecoder,
-    signal: AbortSignal,
+    signal: AbortLike,
   ): Promise<{ ok: true; response: UpstreamResponse } | { ok: false; failure: UpstreamFailure }> {
     try {
       const response = await this.transport.send(attempt.endpoint.provider.baseUrl, upstream, signal);

@@ -1,6 +1,7 @@
 import type { CostResult } from '../billing/pricing.js';
 import type { GenerationOutcome } from '../billing/settlement.js';
 import type { EndpointPricing } from '../catalogue/types.js';
+import type { AbortLike } from '../core/abort.js';
 import type { GatewayError } from '../core/errors.js';
 import type { DecodedOperation } from '../core/decoded-operation.js';
 import type { CoreUsage } from '../core/events.js';
@@ -21,7 +22,7 @@ export interface OperationBinding<Ask, Result, Piece = never> {
   /** How the request is held and recorded, where not as one chat call. */
   prepareOptions?(ask: Ask): PrepareOptions;
   /** Runs the plan, failing over before an answer, and hands back the answering attempt's result. */
-  execute(executor: InferenceExecutor, ask: Ask, plan: Plan, signal: AbortSignal): Promise<Answer<Result>>;
+  execute(executor: InferenceExecutor, ask: Ask, plan: Plan, signal: AbortLike): Promise<Answer<Result>>;
   /** What the generation record keeps of the result: counts as reported, the upstream id, the finish. */
   recorded(result: Result, ask: Ask): { usage?: CoreUsage; upstreamId?: string; finishReason: string | null };
   /** The exact charge at the serving endpoint's prices. */
@@ -40,7 +41,7 @@ export interface OperationBinding<Ask, Result, Piece = never> {
 export interface OperationStreamBinding<Ask, Result, Piece> {
   /** Whether this ask is answered as a stream. */
   streamed(ask: Ask): boolean;
-  execute(executor: InferenceExecutor, ask: Ask, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>>;
+  execute(executor: InferenceExecutor, ask: Ask, plan: Plan, signal: AbortLike): Promise<Answer<AsyncGenerator<OperationStreamEvent<Result, Piece>>>>;
   /** A result the stream cannot deliver, in place of the binding's own refusal. */
   refuse?(result: Result, meta: ReplyMeta): GatewayError | undefined;
   /** The event-stream text of one piece. */

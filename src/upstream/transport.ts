@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
 import { DEFAULT_SETTINGS, type Settings } from '../settings/settings-table.js';
+import type { AbortLike } from '../core/abort.js';
 import type { UpstreamFailure } from '../core/events.js';
 import { formBody } from './form-body.js';
 import { ResponseBody } from './response-body.js';
@@ -38,7 +39,7 @@ export interface UpstreamResponse {
 
 /** Sends one upstream request; the executor's only way out. A test hands the executor a fake. */
 export interface UpstreamTransport {
-  send(baseUrl: string, upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse>;
+  send(baseUrl: string, upstream: UpstreamRequest, signal: AbortLike): Promise<UpstreamResponse>;
 }
 
 /** Keep-alive connection pools to every provider, shared by all requests. */
@@ -55,7 +56,7 @@ export class Transport implements UpstreamTransport {
     });
   }
 
-  send(baseUrl: string, upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  send(baseUrl: string, upstream: UpstreamRequest, signal: AbortLike): Promise<UpstreamResponse> {
     if (signal.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const url = new URL(joinUrl(baseUrl, upstream.path));
@@ -84,12 +85,12 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return flat;
 }
 
-function abortReason(signal: AbortSignal): Error {
+function abortReason(signal: AbortLike): Error {
   return (signal.reason as Error | undefined) ?? new undiciErrors.RequestAbortedError();
 }
 
 interface ExchangeOptions {
-  signal: AbortSignal;
+  signal: AbortLike;
   /** Destroyed if the request fails, so an unsent upload is let go. */
   requestBody: Readable | string;
   resolve(response: UpstreamResponse): void;

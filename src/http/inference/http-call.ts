@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayError } from '../../core/errors.js';
-import { CallerDeparture, type InferenceCall } from '../../inference/call.js';
+import { Abort } from '../../core/abort.js';
+import type { InferenceCall } from '../../inference/call.js';
 import { recordRefusal } from '../../inference/refusal-record.js';
 import type { InferenceAnswer } from '../../inference/run-inference.js';
 import type { Services } from '../services.js';
@@ -18,14 +19,13 @@ declare module 'fastify' {
 
 /**
  * The pipeline's call for an HTTP request: its key and generation id, a signal aborted when the
- * connection closes before the reply finished (made only if read: attempt signals join the
- * departure itself), the instance's restart signal, and the request's trace as the observer (its
- * log line, warnings and metrics).
+ * connection closes before the reply finished, the instance's restart signal, and the request's
+ * trace as the observer (its log line, warnings and metrics).
  */
 export function inferenceCall(request: FastifyRequest, reply: FastifyReply, services: Pick<Services, 'restart' | 'logger' | 'metrics'>): InferenceCall {
-  const departure = new CallerDeparture();
+  const departure = new Abort();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) departure.leave();
+    if (!reply.raw.writableFinished) departure.abort();
   });
   const generationId = request.generationId ?? '';
   const trace = new RequestTrace(services.logger, services.metrics, generationId);
@@ -33,10 +33,7 @@ export function inferenceCall(request: FastifyRequest, reply: FastifyReply, serv
   const call: InferenceCall = {
     key: authenticatedKey(request),
     generationId,
-    get signal() {
-      return departure.signal;
-    },
-    departure,
+    signal: departure,
     restart: services.restart,
     observer: trace,
   };

@@ -2,7 +2,8 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { KeyContext } from '../../../src/accounts/types.js';
 import type { Hold, HoldRequest, Ledger } from '../../../src/billing/types.js';
-import { attemptSignal, CallerDeparture, type InferenceCall } from '../../../src/inference/call.js';
+import { Abort } from '../../../src/core/abort.js';
+import { attemptSignal, type InferenceCall } from '../../../src/inference/call.js';
 import { CallState } from '../../../src/inference/call-state.js';
 import { prepareInference } from '../../../src/inference/prepare.js';
 import { LiveEndpointState } from '../../../src/stats/endpoint-state.js';
@@ -23,19 +24,9 @@ const LEDGER: Ledger = {
   releaseExpired: () => Promise.resolve(0),
 };
 
-/** A call as the HTTP layer makes it: its caller's signal read through its departure. */
-function httpCall(restart: AbortSignal): InferenceCall & { departure: CallerDeparture } {
-  const departure = new CallerDeparture();
-  return {
-    key: KEY,
-    generationId: 'gen-1',
-    get signal() {
-      return departure.signal;
-    },
-    departure,
-    restart,
-    observer: new RecordingObserver(),
-  };
+/** A call as the HTTP layer makes it: its caller's signal an `Abort`, aborted when the caller leaves. */
+function httpCall(restart: AbortSignal): InferenceCall & { signal: Abort } {
+  return { key: KEY, generationId: 'gen-1', signal: new Abort(), restart, observer: new RecordingObserver() };
 }
 
 /** The state of `call` once held, as the pipeline would hold it. */
@@ -70,7 +61,7 @@ describe('the attempt signal of an HTTP call', () => {
     const call = httpCall(restart.signal);
     const state = await heldState(call);
     const attempt = attemptSignal(call);
-    call.departure.leave();
+    call.signal.abort();
     expect(attempt.signal.aborted).toBe(true);
     expect(call.signal.aborted).toBe(true);
     expect(state.endedEarly()).toBe(true);
@@ -93,16 +84,24 @@ describe('the attempt signal of an HTTP call', () => {
     attempt.release();
   });
 
-  it('a caller signal first read after the caller left is already aborted', () => {
-    const departure = new CallerDeparture();
-    departure.leave();
-    expect(departure.signal.aborted).toBe(true);
-    expect(departure.signal).toBe(departure.signal);
+  it('a caller leaving runs each listener once with an AbortError; one removed, or added after, never runs', () => {
+    const caller = new Abort();
+    const heard: string[] = [];
+    const removed = () => heard.push('removed');
+    caller.addEventListener('abort', () => heard.push('first'));
+    caller.addEventListener('abort', removed);
+    caller.removeEventListener('abort', removed);
+    caller.abort();
+    caller.abort();
+    caller.addEventListener('abort', () => heard.push('late'));
+    expect(heard).toEqual(['first']);
+    expect(caller.aborted).toBe(true);
+    expect(caller.reason).toMatchObject({ name: 'AbortError' });
   });
 
   it('an attempt begun after the caller left, or after the restart, is aborted at once', () => {
     const left = httpCall(new AbortController().signal);
-    left.departure.leave();
+    left.signal.abort();
     expect(attemptSignal(left).signal.aborted).toBe(true);
     const restarted = httpCall(AbortSignal.abort());
     expect(attemptSignal(restarted).signal.aborted).toBe(true);
@@ -114,20 +113,19 @@ describe('the attempt signal of an HTTP call', () => {
     const call = httpCall(restart.signal);
     const attempt = attemptSignal(call);
     attempt.release();
-    call.departure.leave();
+    call.signal.abort();
     restart.abort();
     expect(attempt.signal.aborted).toBe(false);
   });
 
-  it('makes one AbortController, the attempt’s: the caller signal is made only when read', () => {
+  it('makes no AbortController (an EventTarget costs microseconds per request): the caller and the attempt are plain aborts', () => {
     const restart = new AbortController();
     const call = httpCall(restart.signal);
-    expect(controllersMadeBy(() => attemptSignal(call).release())).toBe(1);
-    expect(controllersMadeBy(() => call.signal)).toBe(1);
+    expect(controllersMadeBy(() => attemptSignal(call).release())).toBe(0);
   });
 });
 
-describe('the attempt signal of a call without a departure (a batch request)', () => {
+describe('the attempt signal of a call whose signal is an AbortSignal (a batch request)', () => {
   it('aborts when the call signal aborts, and not once released', () => {
     const caller = new AbortController();
     const call = { signal: caller.signal, restart: new AbortController().signal };
