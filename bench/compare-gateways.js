@@ -3,7 +3,8 @@
  * (two checkouts, each built with `npm run build`), measured together: both run at once against one
  * simulator, and the load goes to one, then the other, in short bursts (in turn, non-streamed then
  * streamed), so that both see the same background load. On a shared machine this gives a steadier
- * ratio than two `gateway-cpu.js` runs one after the other. BENCH_COMPARE_ROUNDS (default 10) and
+ * ratio than two `gateway-cpu.js` runs one after the other. Requests per second are printed too: time
+ * the gateway spends waiting (on the disk, say) costs no CPU but still lowers them. BENCH_COMPARE_ROUNDS (default 10) and
  * BENCH_COMPARE_BURST_SECONDS (default 2) set the rounds and the length of each burst;
  * BENCH_CONNECTIONS applies.
  */
@@ -59,7 +60,10 @@ try {
   }
   const perRequest = (gateway, mode) => gateway.tally[mode.name].micros / Math.max(1, gateway.tally[mode.name].count);
   for (const gateway of gateways) {
-    const figures = MODES.map((mode) => `${mode.name} ${perRequest(gateway, mode).toFixed(0)} CPU µs/req (${gateway.tally[mode.name].failed} failed)`);
+    const figures = MODES.map((mode) => {
+      const { count, failed } = gateway.tally[mode.name];
+      return `${mode.name} ${perRequest(gateway, mode).toFixed(0)} CPU µs/req, ${(count / (rounds * burstSeconds)).toFixed(0)} req/s (${failed} failed)`;
+    });
     console.log(`${gateway.dir}: ${figures.join(', ')}`);
   }
   const [a, b] = gateways;

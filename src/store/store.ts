@@ -50,7 +50,10 @@ function sqliteStore(path: string): Store {
     committed,
     write: committed.announcing((work) => batcher.write(work)),
     writeStatement: (work) => batcher.write(work),
-    close: () => db.destroy(),
+    close: () => {
+      engine.stopCheckpoints();
+      return db.destroy();
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseDatabaseUrl } from '../../../src/store/database-url.js';
 import { runMigrations } from '../../../src/store/migrator.js';
 import { MIGRATIONS } from '../../../src/store/migrations/migration-list.js';
@@ -87,5 +87,42 @@ describe('sqlite store', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     const ids = (await store.db.selectFrom('accounts').select('id').orderBy('id').execute()).map((row) => row.id);
     expect(ids).toEqual(['acct_1', 'acct_2', 'acct_3']);
+  });
+});
+
+describe('SQLite write-ahead log checkpoints', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a file database copies its log into the database each second something was written, never inside a transaction, not when idle', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const store = await open(`sqlite:${join(tempDir(), 'wal.db')}`);
+    const sqlite = store.sqlite;
+    if (!sqlite) throw new Error('a SQLite store has its connection');
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    const checkpoints: unknown[] = [];
+    const pragma = sqlite.pragma.bind(sqlite);
+    sqlite.pragma = ((source: string, options?: { simple?: boolean }) => {
+      if (source.startsWith('wal_checkpoint')) checkpoints.push(source);
+      return pragma(source, options);
+    }) as typeof sqlite.pragma;
+    vi.advanceTimersByTime(1_000);
+    // the migrations wrote: the first second checkpoints them
+    expect(checkpoints).toEqual(['wal_checkpoint(PASSIVE)']);
+    vi.advanceTimersByTime(3_000);
+    expect(checkpoints).toHaveLength(1);
+    await store.write(async (tx) => {
+      await tx.insertInto('accounts').values({ id: 'acct_1', name: 'Ada', balance_units: '0', reserved_units: '0', suspended: 0, created_at: 0 }).execute();
+      // a transaction is open on the connection: the timer waits for it to end
+      vi.advanceTimersByTime(1_000);
+    });
+    expect(checkpoints).toHaveLength(1);
+    vi.advanceTimersByTime(1_000);
+    expect(checkpoints).toHaveLength(2);
+    await store.close();
+    opened.splice(opened.indexOf(store), 1);
+    vi.advanceTimersByTime(5_000);
+    expect(checkpoints).toHaveLength(2);
   });
 });
