@@ -4,7 +4,9 @@ const DAY_MS = 86_400_000;
 
 /** Start (epoch ms) of the UTC day holding `at`. */
 export function dayStart(at: Date): number {
-  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  // epoch time counts no leap seconds: every UTC day is DAY_MS long, and one starts at 0
+  const ms = at.getTime();
+  return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
 /** Start of the UTC week (weeks begin on Monday 00:00 UTC). */

@@ -98,11 +98,6 @@ export function spendOwners(hold: Pick<Hold, 'keyId' | 'workspaceId' | 'accountI
   return { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
 }
 
-/** One scope's owner as a map key. */
-export function spendOwnerKey(scope: SpendScope, owner: string): string {
-  return `${scope}\u0000${owner}`;
-}
-
 /** The column of `holds` naming each spend scope's owner. */
 export const HOLD_OWNER_COLUMN = { key: 'key_id', workspace: 'workspace_id', account: 'account_id' } as const satisfies Record<SpendScope, string>;
 

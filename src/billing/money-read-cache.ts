@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
-import type { SpendScope } from '../accounts/types.js';
+import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
 import { sqliteRollbacks } from '../store/write-batcher.js';
-import { spendOwnerKey, type AccountBalance, type UsageWindow } from './ledger-tables.js';
+import type { AccountBalance, UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
 
 /** Past this many remembered values the cache starts again (windows of past days are never read again). */
@@ -24,8 +24,8 @@ const MOST_REMEMBERED = 50_000;
  */
 export class MoneyReadCache {
   readonly #accounts = new Map<string, AccountBalance>();
-  /** Per scope and owner: what each window (by its start; null for all time) was charged. */
-  readonly #charged = new Map<string, Map<number | null, Units>>();
+  /** Per scope, per owner: what each window (by its start; null for all time) was charged. */
+  readonly #charged: Record<SpendScope, Map<string, Map<number | null, Units>>> = { key: new Map(), workspace: new Map(), account: new Map() };
   #size = 0;
   readonly #dataVersion: BetterSqlite3.Statement;
   readonly #anyHold: BetterSqlite3.Statement;
@@ -47,7 +47,7 @@ export class MoneyReadCache {
     if (account === undefined) return undefined;
     const used: Units[] = [];
     for (const { ref, start } of windows) {
-      const charged = this.#charged.get(spendOwnerKey(ref.scope, ref.id))?.get(start);
+      const charged = this.#charged[ref.scope].get(ref.id)?.get(start);
       if (charged === undefined) return undefined;
       used.push(charged);
     }
@@ -63,9 +63,9 @@ export class MoneyReadCache {
     if (accountId !== undefined && account) this.wroteAccount(accountId, account);
     if (windows.length === 0 || this.#anyHold.get() !== undefined) return;
     windows.forEach(({ ref, start }, index) => {
-      const key = spendOwnerKey(ref.scope, ref.id);
-      let byStart = this.#charged.get(key);
-      if (!byStart) this.#charged.set(key, (byStart = new Map()));
+      const byOwner = this.#charged[ref.scope];
+      let byStart = byOwner.get(ref.id);
+      if (!byStart) byOwner.set(ref.id, (byStart = new Map()));
       if (!byStart.has(start)) this.#size += 1;
       byStart.set(start, used[index] ?? 0n);
     });
@@ -80,7 +80,7 @@ export class MoneyReadCache {
 
   /** `units` were added to the spend row of (scope, owner, day): each window counting that day moves. */
   addedSpend(scope: SpendScope, owner: string, day: number, units: Units): void {
-    const byStart = this.#charged.get(spendOwnerKey(scope, owner));
+    const byStart = this.#charged[scope].get(owner);
     if (!byStart) return;
     for (const [start, charged] of byStart) {
       if (start === null ? day === LIFETIME_DAY : day !== LIFETIME_DAY && day >= start) byStart.set(start, charged + units);
@@ -103,7 +103,7 @@ export class MoneyReadCache {
 
   #forget(): void {
     this.#accounts.clear();
-    this.#charged.clear();
+    for (const scope of SPEND_SCOPES) this.#charged[scope].clear();
     this.#size = 0;
   }
 }

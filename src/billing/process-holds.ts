@@ -1,7 +1,7 @@
-import { SPEND_SCOPES } from '../accounts/types.js';
+import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
 import { dayStart } from '../accounts/usage-window.js';
 import type { LedgerReadsNow } from './ledger-tables-sqlite.js';
-import { spendOwnerKey, spendOwners, type AccountBalance, type UsageWindow } from './ledger-tables.js';
+import { spendOwners, type AccountBalance, type UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
 import { judgeSpendLimits, limitWindows } from './spend-limit.js';
 import type { Hold } from './types.js';
@@ -24,8 +24,8 @@ import type { Hold } from './types.js';
 export class ProcessHolds {
   readonly #open = new Map<string, Hold>();
   readonly #reservedByAccount = new Map<string, Units>();
-  /** Per scope and owner, what its open holds reserve by the UTC day they were taken on. */
-  readonly #heldByDay = new Map<string, Map<number, Units>>();
+  /** Per scope, per owner: what its open holds reserve by the UTC day they were taken on. */
+  readonly #heldByDay: Record<SpendScope, Map<string, Map<number, Units>>> = { key: new Map(), workspace: new Map(), account: new Map() };
 
   constructor(private readonly reads: LedgerReadsNow) {}
 
@@ -77,7 +77,7 @@ export class ProcessHolds {
   #heldIn(window: UsageWindow | undefined): Units {
     if (!window) return 0n;
     let held = 0n;
-    for (const [day, units] of this.#heldByDay.get(spendOwnerKey(window.ref.scope, window.ref.id)) ?? []) {
+    for (const [day, units] of this.#heldByDay[window.ref.scope].get(window.ref.id) ?? []) {
       if (window.start === null || day >= window.start) held += units;
     }
     return held;
@@ -87,13 +87,14 @@ export class ProcessHolds {
     const owners = spendOwners(hold);
     const day = dayStart(hold.heldAt);
     for (const scope of SPEND_SCOPES) {
-      const key = spendOwnerKey(scope, owners[scope]);
-      const byDay = this.#heldByDay.get(key) ?? new Map<number, Units>();
+      const byOwner = this.#heldByDay[scope];
+      const owner = owners[scope];
+      const byDay = byOwner.get(owner) ?? new Map<number, Units>();
       const left = (byDay.get(day) ?? 0n) + units;
       if (left === 0n) byDay.delete(day);
       else byDay.set(day, left);
-      if (byDay.size === 0) this.#heldByDay.delete(key);
-      else this.#heldByDay.set(key, byDay);
+      if (byDay.size === 0) byOwner.delete(owner);
+      else byOwner.set(owner, byDay);
     }
   }
 }

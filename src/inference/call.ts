@@ -65,6 +65,12 @@ function abortWith(signal: AbortLike, attempt: Abort): Release {
     attempt.abort();
     return NOTHING_TO_RELEASE;
   }
+  if (signal instanceof Abort) {
+    // a signal of one request: a listener of its own costs less than a set kept for it
+    const abort = () => attempt.abort();
+    signal.addEventListener('abort', abort);
+    return () => signal.removeEventListener('abort', abort);
+  }
   const attempts = attemptsJoinedTo(signal);
   attempts.add(attempt);
   return () => {
