@@ -50,9 +50,9 @@ function sqliteStore(path: string): Store {
     committed,
     write: committed.announcing((work) => batcher.write(work)),
     writeStatement: (work) => batcher.write(work),
-    close: () => {
-      engine.stopCheckpoints();
-      return db.destroy();
+    close: async () => {
+      await engine.stopCheckpoints();
+      await db.destroy();
     },
   };
 }
