@@ -6,12 +6,11 @@ import type { Units } from './money.js';
 import { judgeSpendLimits, limitWindows } from './spend-limit.js';
 import type { Hold } from './types.js';
 
-
 /**
  * The open holds of a gateway that is the only process serving its database (SQLite): kept in
  * memory, since a hold is a reservation that dies with the process holding it. Taking one writes
- * nothing: the account's balance and the scopes' charges are read from the database and what this
- * process has reserved is added, and the decision and the reservation happen in one synchronous
+ * nothing: the account's balance and the scopes' charges are read from the database (most often as
+ * remembered, see money-read-cache.ts) and what this process has reserved is added, and the decision and the reservation happen in one synchronous
  * step, so two holds cannot both pass on the same credit. A hold is dropped only once its settlement
  * committed (until then its credit counts twice, never zero times). The settlement itself still
  * writes the charge, the spend and the generation record in one transaction, and a stream still
