@@ -35,7 +35,7 @@ export async function openDatabase(url: string, poolSize: number, timeouts?: Pos
     throw new StartupError('--database', errorCause(error));
   }
   try {
-    return await openStore(url, { poolSize, ...(timeouts && { timeouts }) });
+    return await openStore(url, { poolSize, checkpointThread: true, ...(timeouts && { timeouts }) });
   } catch (error) {
     throw new StartupError('--database', `cannot open ${redactedUrl(url)}: ${errorCause(error)}`);
   }

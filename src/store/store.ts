@@ -20,13 +20,19 @@ export interface OpenStoreOptions {
   timeouts?: PostgresTimeouts;
   /** The schema to bring it up to (default the gateway's own; the key store has its own list). */
   migrations?: readonly Migration[];
+  /**
+   * A SQLite file written on every request (the gateway's own database): its write-ahead log is
+   * checkpointed by a thread of its own (see wal-checkpoints.ts). Elsewhere (the key store, the admin
+   * CLI) SQLite checkpoints as it does by default.
+   */
+  checkpointThread?: boolean;
 }
 
 /** Opens `sqlite:PATH`, `sqlite::memory:` or `postgres://…` and brings its schema up to date. */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const location = parseDatabaseUrl(url);
   const store =
-    location.engine === 'sqlite' ? sqliteStore(location.path) : postgresStore(location.url, options.poolSize, options.timeouts);
+    location.engine === 'sqlite' ? sqliteStore(location.path, options.checkpointThread ?? false) : postgresStore(location.url, options.poolSize, options.timeouts);
   if (options.migrate ?? true) {
     try {
       await runMigrations(store, options.migrations);
@@ -38,8 +44,8 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   return store;
 }
 
-function sqliteStore(path: string): Store {
-  const engine = openSqliteEngine(path);
+function sqliteStore(path: string, checkpointThread: boolean): Store {
+  const engine = openSqliteEngine(path, checkpointThread);
   const db = new Kysely<Database>({ dialect: engine.dialect });
   const batcher = new WriteBatcher(engine.database, (run) => db.connection().execute(run));
   const committed = new CommitNotices();

@@ -105,9 +105,15 @@ describe('SQLite write-ahead log checkpoints', () => {
     }
   }
 
+  it('the key store and the admin CLI checkpoint as SQLite does by default, every 1,000 pages of log', async () => {
+    const store = await open(`sqlite:${join(tempDir(), 'keys.db')}`);
+    expect(store.sqlite?.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+  });
+
   it('a file database has its log copied into it by a thread of its own, within a second; its own connection only far behind', async () => {
     const path = join(tempDir(), 'wal.db');
-    const store = await open(`sqlite:${path}`);
+    const store = await openStore(`sqlite:${path}`, { checkpointThread: true });
+    opened.push(store);
     expect(store.sqlite?.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     await store.write((tx) => tx.insertInto('accounts').values({ id: 'acct_1', name: 'Ada', balance_units: '0', reserved_units: '0', suspended: 0, created_at: 0 }).execute());
     const deadline = Date.now() + 2_000;
