@@ -8,6 +8,7 @@ import { parseDatabaseUrl } from '../../../src/store/database-url.js';
 import { runMigrations } from '../../../src/store/migrator.js';
 import { MIGRATIONS } from '../../../src/store/migrations/migration-list.js';
 import { openStore, type Store } from '../../../src/store/store.js';
+import { startWalCheckpoints } from '../../../src/store/wal-checkpoints.js';
 
 const opened: Store[] = [];
 const dirs: string[] = [];
@@ -119,5 +120,22 @@ describe('SQLite write-ahead log checkpoints', () => {
     const deadline = Date.now() + 2_000;
     while (!inDatabaseFile(path, 'acct_1') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(inDatabaseFile(path, 'acct_1')).toBe(true);
+  });
+
+  it('should its thread fail, the connection checkpoints by itself again, every 1,000 pages as SQLite does by default', async () => {
+    const database = new BetterSqlite3(join(tempDir(), 'own.db'));
+    try {
+      // the thread cannot open a file that is not there: it fails and exits
+      const checkpoints = startWalCheckpoints(database, join(tempDir(), 'missing', 'gone.db'));
+      expect(database.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+      const deadline = Date.now() + 5_000;
+      while (database.pragma('wal_autocheckpoint', { simple: true }) !== 1_000 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(database.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
+      await checkpoints.stop();
+    } finally {
+      database.close();
+    }
   });
 });
