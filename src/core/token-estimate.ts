@@ -1,4 +1,5 @@
 import type { ContentPart, CoreMessage, ToolDefinition } from './request.js';
+import { RememberedCounts } from './remembered-counts.js';
 import { countLeadingTokens, countTextTokens, LONG_PIECE } from './text-tokens.js';
 
 /** Tokens every message costs beyond its text (role and separators), as chat templates add them. */
@@ -24,6 +25,16 @@ const REST_MARGIN = 1.03;
 
 const NOTHING_COUNTED = { tokens: 0, bytes: 0 };
 
+/** What counting one text found: its tokens (of `bytes` counted), and the share of budget its samples had (`WHOLE` when counted whole). */
+export interface TextCount {
+  share: number;
+  tokens: number;
+  bytes: number;
+}
+export const WHOLE = -1;
+/** Texts of 64 code units and more are remembered, up to 4 Mi code units of them (4 to 8 MiB). */
+export const remembered = new RememberedCounts<TextCount>(4 * 1024 * 1024, 64);
+
 /**
  * Token counts of one request's texts, sharing one budget of tokenizing work, so that an estimate
  * never keeps the event loop busy for more than a few milliseconds whatever the body: the BPE
@@ -40,6 +51,9 @@ const NOTHING_COUNTED = { tokens: 0, bytes: 0 };
  * conversation) comes within a few percent of its exact count, mostly above, which is as close as
  * the endpoints' own tokenizers come to this one anyway. The byte sizes are native and cost about
  * a millisecond per few megabytes, so the whole estimate stays linear in the body.
+ *
+ * What counting a text of some length found is remembered (remembered-counts.ts), for the same
+ * share of the budget: a text sent again costs a lookup, and the estimate stays what it would be.
  */
 export class TokenEstimator {
   #left = TOKENIZED_BYTES;
@@ -51,12 +65,11 @@ export class TokenEstimator {
     const bytes = Buffer.byteLength(text);
     const share = Math.floor(this.#left / 2);
     if (bytes <= this.#left - SAMPLE_RESERVE || bytes <= share) {
-      const tokens = countTextTokens(text);
+      const tokens = countWhole(text, bytes);
       this.#counted(tokens, bytes);
       return tokens;
     }
-    const samples = Math.min(SAMPLES, Math.floor(share / MIN_SAMPLE_BYTES));
-    const sample = samples > 0 ? countSamples(text, samples, share / samples) : NOTHING_COUNTED;
+    const sample = countSampled(text, share);
     this.#counted(sample.tokens, sample.bytes);
     const ratio = sample.bytes > 0 ? sample.tokens / sample.bytes : this.#tokens / Math.max(this.#bytes, 1);
     const rest = bytes - sample.bytes;
@@ -68,6 +81,25 @@ export class TokenEstimator {
     this.#bytes += bytes;
     this.#left = Math.max(0, this.#left - bytes);
   }
+}
+
+function countWhole(text: string, bytes: number): number {
+  const known = remembered.get(text);
+  if (known?.share === WHOLE) return known.tokens;
+  const tokens = countTextTokens(text);
+  remembered.set(text, { share: WHOLE, tokens, bytes });
+  return tokens;
+}
+
+/** Samples of `text` worth `share` bytes of budget in all: what they counted. */
+function countSampled(text: string, share: number): { tokens: number; bytes: number } {
+  const known = remembered.get(text);
+  if (known?.share === share) return known;
+  const samples = Math.min(SAMPLES, Math.floor(share / MIN_SAMPLE_BYTES));
+  if (samples === 0) return NOTHING_COUNTED;
+  const sample = countSamples(text, samples, share / samples);
+  remembered.set(text, { share, ...sample });
+  return sample;
 }
 
 /** Counts `samples` stretches of about `bytesEach` UTF-8 bytes, spread evenly over `text`. */
