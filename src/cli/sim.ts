@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { startSimulator } from '../sim/server.js';
 
 const DEFAULT_SIM_PORT = 9101;
 
@@ -17,6 +16,8 @@ interface SimCommandOptions {
 
 /** Serves until SIGTERM or SIGINT, then closes the listener and its connections. */
 async function runSimulator(options: SimCommandOptions): Promise<void> {
+  // loaded only for this command: the simulator stays out of the gateway's memory
+  const { startSimulator } = await import('../sim/server.js');
   const simulator = await startSimulator({ port: options.port, host: options.host });
   process.stdout.write(`simulator listening on ${simulator.url}\n`);
   await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
-import { countTokens } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { countPreToken } from './o200k-vocabulary.js';
 
 /**
  * o200k token counts (gpt-tokenizer) in time linear in the text.
@@ -18,8 +18,6 @@ export const LONG_PIECE = 64;
 const WINDOW = 512;
 /** …and at least this many (fewer when counting stops sooner: a pre-token cut by it costs a token). */
 const MIN_WINDOW = 16;
-/** Special-token markers such as `<|endoftext|>` in caller text are counted as plain text. */
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Tokens of `text`, exactly as the tokenizer counts them, except inside runs longer than LONG_PIECE. */
 export function countTextTokens(text: string): number {
@@ -103,8 +101,11 @@ function pairSafeEnd(text: string, end: number): number {
   return before >= 0xd800 && before <= 0xdbff ? end + 1 : end;
 }
 
+/** Tokens of `text`, cut by the split pattern, each pre-token counted on its own (o200k-vocabulary.ts). Special-token markers such as `<|endoftext|>` are plain text. */
 function countPiece(text: string): number {
-  return text.includes('<|') ? countTokens(text, PLAIN_TEXT) : countTokens(text);
+  let tokens = 0;
+  for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) tokens += countPreToken(piece);
+  return tokens;
 }
 
 /** Character classes for hasOnlyShortPieces. */

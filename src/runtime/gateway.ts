@@ -12,7 +12,7 @@ import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
 import { buildApp } from '../http/app.js';
 import { registerWebPages } from '../web/web-pages.js';
 import { httpSettingsFrom, type HttpSettings, type Services } from '../http/services.js';
-import { startSimulator, type RunningSimulator } from '../sim/server.js';
+import type { RunningSimulator } from '../sim/server.js';
 import type { Store } from '../store/store.js';
 import { transportSettingsFrom } from '../upstream/transport.js';
 import { ensureDemoAccess, type DemoAccess } from './demo.js';
@@ -104,7 +104,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const file = options.configPath ? await loadConfigFile(options.configPath) : undefined;
   const resolve = (written: SettingsPatch) => resolveSettings(written, environment);
   const settings = resolve(file?.config.settings ?? {});
-  const simulator = file ? undefined : await startSimulator({ port: 0 });
+  const simulator = file ? undefined : await startDemoSimulator();
   if (simulator) rollback.push(() => simulator.close());
   const catalogue = new CatalogueStore(file?.config.catalogue ?? demoCatalogue(simulator?.url ?? ''));
   logMissingCredentials(logger, missingCredentials(catalogue.current(), env));
@@ -196,6 +196,15 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   if (demoKey) running.demoKey = demoKey;
   if (simulator) running.simulator = simulator;
   return running;
+}
+
+/**
+ * The demo's simulated providers, started without a config file. Loaded only then: the simulator
+ * and what it needs (a tokenizer of its own, among others) stay out of a configured gateway's memory.
+ */
+export async function startDemoSimulator(): Promise<RunningSimulator> {
+  const { startSimulator } = await import('../sim/server.js');
+  return startSimulator({ port: 0 });
 }
 
 export function demoCatalogue(simulatorUrl: string) {

@@ -3,11 +3,10 @@ import { CatalogueStore } from '../catalogue/catalogue-store.js';
 import { resolveSettings } from '../settings/settings-table.js';
 import { httpSettingsFrom } from '../http/services.js';
 import type { CheckOutcome } from '../prober/prober.js';
-import { startSimulator } from '../sim/server.js';
 import { transportSettingsFrom } from '../upstream/transport.js';
 import { buildServices } from './build-services.js';
 import { buildProber } from './capability-checks.js';
-import { demoCatalogue } from './gateway.js';
+import { demoCatalogue, startDemoSimulator } from './gateway.js';
 import { Rollback } from './rollback.js';
 import { readEnvironmentSettings } from './settings-environment.js';
 import { loadConfigFile, openDatabase } from './startup-steps.js';
@@ -32,7 +31,7 @@ export async function probeOnce(options: ProbeOnceOptions): Promise<CheckOutcome
   try {
     const file = options.configPath ? await loadConfigFile(options.configPath) : undefined;
     const settings = resolveSettings(file?.config.settings ?? {}, readEnvironmentSettings(options.env ?? process.env));
-    const simulator = file ? undefined : await startSimulator({ port: 0 });
+    const simulator = file ? undefined : await startDemoSimulator();
     if (simulator) rollback.push(() => simulator.close());
     const catalogue = new CatalogueStore(file?.config.catalogue ?? demoCatalogue(simulator?.url ?? ''));
     const store = await openDatabase(options.databaseUrl, settings['database.pool_size']);
