@@ -119,6 +119,11 @@ function hashOf(source: Uint8Array, start: number, end: number): number {
 
 let vocabulary: Vocabulary | undefined;
 
+/** Reads the vocabulary now, where the first count would (a gateway starting, so that its first request does not wait about 0.1 s for it). */
+export function loadTokenVocabulary(): void {
+  loaded();
+}
+
 function loaded(): Vocabulary {
   if (!vocabulary) {
     const library = dirname(createRequire(import.meta.url).resolve('gpt-tokenizer'));

@@ -13,6 +13,7 @@ import { buildApp } from '../http/app.js';
 import { registerWebPages } from '../web/web-pages.js';
 import { httpSettingsFrom, type HttpSettings, type Services } from '../http/services.js';
 import type { RunningSimulator } from '../sim/server.js';
+import { loadTokenVocabulary } from '../core/o200k-vocabulary.js';
 import type { Store } from '../store/store.js';
 import { transportSettingsFrom } from '../upstream/transport.js';
 import { ensureDemoAccess, type DemoAccess } from './demo.js';
@@ -148,6 +149,7 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   built.signals.on('catalogue', () => void configReload.reload('another instance'));
   rollback.push(() => configReload.stop());
   await prepareListing(catalogue.current());
+  loadTokenVocabulary();
   const app = await buildApp(services);
   await registerWebPages(app, services);
   rollback.push(() => app.close());
