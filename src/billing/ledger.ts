@@ -11,6 +11,7 @@ import { spendOwners, type AccountBalance, type HoldSettlement, type LedgerTable
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { ProcessHolds } from './process-holds.js';
 import { SettlementQueue } from './settlement-queue.js';
+import { SettlementBatches } from './settlement-batches.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
 export const DEFAULT_HOLD_TTL_MS = 15 * 60_000;
@@ -31,7 +32,8 @@ export interface LedgerOptions {
 
 /**
  * Credit holds and settlements, each one short write that locks the account row (the holds of one
- * account arriving together share one, see hold-batches.ts). A hold writes its generation as
+ * account arriving together share one, see hold-batches.ts, and so do its settlements,
+ * settlement-batches.ts). A hold writes its generation as
  * `pending` in the same transaction, so every admitted generation is readable at once. A generation is charged at most once: only the settlement that turns its
  * pending row into the final record (or writes the record where there was none) charges, so a
  * second settle, a settle after a release, or a settle after the recovery of a dead instance
@@ -70,6 +72,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     };
   }
   const batches = new HoldBatches(store, instanceId, insufficientCredits);
+  const settlements = new SettlementBatches(store);
   return {
     ...common,
     async hold(request) {
@@ -77,8 +80,8 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
       await batches.take(held);
       return held;
     },
-    settle: async (held, record) => finish(store, settlementOf(held, record, true, now(), instanceId)),
-    release: async (held, record) => finish(store, settlementOf(held, record, false, now(), instanceId)),
+    settle: async (held, record) => settlements.add(settlementOf(held, record, true, now(), instanceId)),
+    release: async (held, record) => settlements.add(settlementOf(held, record, false, now(), instanceId)),
     releaseExpired: (at) => releaseExpired(store, at ?? now()),
   };
 }
@@ -134,15 +137,6 @@ function settlementOf(held: Hold, given: GenerationRecord | undefined, charged: 
       dayStart: dayStart(held.heldAt),
     },
   };
-}
-
-/**
- * Writes one settlement: one statement. It takes no lock up front even where spend limits are
- * judged: a hold reads every scope's charges and holds in one statement (`usedIn`), so it sees a
- * settlement's move from held to charged whole or not at all, never half of it.
- */
-async function finish(store: Store, settlement: HoldSettlement): Promise<void> {
-  await store.writeStatement((db) => ledgerTables(store, db).settleHold(settlement));
 }
 
 /** What a hold released without a record leaves: its generation, ended by a fault of the service. */

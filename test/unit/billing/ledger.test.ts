@@ -229,6 +229,42 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       const rows = await fixture.store.db.selectFrom('generations').select(['id', 'instance_id']).execute();
       expect(rows).toEqual([{ id: 'g1', instance_id: 'inst_a' }]);
     });
+
+    it('settlements of one account arriving together share transactions: each record written and charged once, the balance moved by their exact sum', async () => {
+      const fixture = await funded('100');
+      let writes = 0;
+      const counted: Store = {
+        ...fixture.store,
+        write: (work) => { writes += 1; return fixture.store.write(work); },
+        writeStatement: (work) => { writes += 1; return fixture.store.writeStatement(work); },
+      };
+      const ledger = createLedger(counted);
+      const holds = [];
+      for (let index = 0; index < 40; index += 1) holds.push(await ledger.hold(request(fixture, `g${index}`, parseUsd('1'))));
+      writes = 0;
+      const costs = holds.map((_, index) => parseUsd('0.01') * BigInt(index + 1) + 7n);
+      // each hold settled twice at once: the second of each charges nothing
+      await Promise.all(holds.flatMap((hold, index) => [0, 1].map(() => ledger.settle(hold, record(fixture, `g${index}`, costs[index]!)))));
+      expect(writes).toBeLessThan(holds.length / 4);
+      const spent = costs.reduce((sum, cost) => sum + cost, 0n);
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('100') - spent, reserved: 0n });
+      const charges = await fixture.store.db.selectFrom('ledger_entries').select(['generation_id', 'amount_units']).where('kind', '=', 'charge').execute();
+      expect(charges).toHaveLength(holds.length);
+      expect(charges.reduce((sum, row) => sum + BigInt(row.amount_units), 0n)).toBe(spent);
+    });
+
+    it('a batch of settlements whose transaction fails is written again one by one: only the settlement that cannot be written fails, and keeps its hold', async () => {
+      const fixture = await funded('100');
+      const ledger = createLedger(fixture.store);
+      const holds = [];
+      for (let index = 0; index < 12; index += 1) holds.push(await ledger.hold(request(fixture, `g${index}`, parseUsd('1'))));
+      const unwritable = { ...record(fixture, 'g5', parseUsd('0.5')), model: null as unknown as string };
+      const outcomes = await Promise.allSettled(holds.map((hold, index) => ledger.settle(hold, index === 5 ? unwritable : record(fixture, `g${index}`, parseUsd('0.5')))));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(holds.map((_, index) => (index === 5 ? 'rejected' : 'fulfilled')));
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('100') - parseUsd('0.5') * 11n, reserved: parseUsd('1') });
+      const pending = await fixture.store.db.selectFrom('generations').select('id').where('status', '=', 'pending').execute();
+      expect(pending).toEqual([{ id: 'g5' }]);
+    });
   });
 
   describe('generation records', () => {
