@@ -4,7 +4,8 @@ import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { accountBalanceOf, usageOf, usageStatement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
 import { sumUnits } from './money.js';
-import { reserveAndHoldStatement, settleHoldStatement } from './postgres-ledger-statements.js';
+import { MoneyMoves } from './money-moves.js';
+import { closeHoldStatement, moveMoneyStatement, reserveAndHoldStatement, settleHoldStatement } from './postgres-ledger-statements.js';
 
 /**
  * The ledger's statements on PostgreSQL (money in TEXT columns is added as `numeric`, exactly):
@@ -53,6 +54,17 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
     },
     async settleHold(settlement) {
       await tx.executeQuery(settleHoldStatement(settlement));
+    },
+    async settleHolds(settlements) {
+      const moves = new MoneyMoves();
+      for (const settlement of settlements) {
+        const { rows } = await tx.executeQuery<{ released: string | null; written: boolean }>(closeHoldStatement(settlement));
+        const closed = rows[0];
+        const taken = closed?.written ? settlement.charge : null;
+        if (!closed || (closed.released === null && taken === null)) continue;
+        moves.add(settlement.accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(closed.released === null ? 0n : BigInt(closed.released)) }, taken);
+      }
+      for (const { accountId, change, spend } of moves.byAccount()) await tx.executeQuery(moveMoneyStatement(accountId, change, spend));
     },
     insertGeneration,
     insertEntry: (entry) => insertEntry(tx, entry).execute().then(() => undefined),

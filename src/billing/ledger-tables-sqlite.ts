@@ -1,9 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { LIFETIME_DAY } from '../accounts/scope-usage.js';
-import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
+import type { SpendScope } from '../accounts/types.js';
 import { accountBalanceOf, GENERATION_COLUMNS, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
+import { MoneyMoves } from './money-moves.js';
 import { MoneyReadCache } from './money-read-cache.js';
 import type { Units } from './money.js';
 import type { Hold } from './types.js';
@@ -151,9 +151,10 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     writeEntry(statements, entry);
   };
   const moveMoney = async (accountId: string, change: AccountBalance, charge: Charge | null) => {
-    const moves = new MoneyMoves(statements);
+    const moves = new MoneyMoves();
+    if (charge) writeEntry(statements, charge.entry);
     moves.add(accountId, change, charge);
-    moves.apply();
+    applyMoves(statements, moves);
   };
   const readAccount = async (accountId: string) => statements.account(accountId);
   return {
@@ -181,6 +182,9 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async settleHold(settlement) {
       settleHoldsNow(statements, [settlement]);
     },
+    async settleHolds(settlements) {
+      settleHoldsNow(statements, settlements);
+    },
     async insertGeneration(row: Insertable<GenerationsTable>) {
       return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
     },
@@ -200,7 +204,7 @@ export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements:
 }
 
 function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[]): void {
-  const moves = new MoneyMoves(statements);
+  const moves = new MoneyMoves();
   for (const { holdId, accountId, record, charge } of settlements) {
     const held = statements.deleteHold.get(holdId) as string | undefined;
     const settled = boundValues(record, SETTLED_COLUMNS);
@@ -208,50 +212,21 @@ function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonl
     const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
     const taken = written ? charge : null;
     if (held === undefined && taken === null) continue;
+    if (taken) writeEntry(statements, taken.entry);
     moves.add(accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(held === undefined ? 0n : BigInt(held)) }, taken);
   }
-  moves.apply();
+  applyMoves(statements, moves);
 }
 
-/**
- * Money moves gathered, then written: each charge's ledger entry as it is added, then one balance
- * write per account and one write per spend row (scope, owner, UTC day or lifetime), each by the sum
- * of what was added to it.
- */
-class MoneyMoves {
-  readonly #accounts = new Map<string, AccountBalance>();
-  readonly #spend = new Map<string, { scope: SpendScope; owner: string; day: number; units: Units }>();
-
-  constructor(private readonly statements: SqliteLedgerStatements) {}
-
-  /** Moves the account's balance and reserve by `change`; a charge records its entry and counts in its scopes' spend. */
-  add(accountId: string, change: AccountBalance, charge: Charge | null): void {
-    const move = this.#accounts.get(accountId) ?? { balance: 0n, reserved: 0n };
-    this.#accounts.set(accountId, { balance: move.balance + change.balance, reserved: move.reserved + change.reserved });
-    if (!charge) return;
-    writeEntry(this.statements, charge.entry);
-    for (const scope of SPEND_SCOPES) {
-      this.#addSpend(scope, charge.owners[scope], charge.dayStart, charge.entry.amount);
-      this.#addSpend(scope, charge.owners[scope], LIFETIME_DAY, charge.entry.amount);
-    }
+/** Writes the balances (accounts first), then the spend rows: the order every settlement takes them in. */
+function applyMoves(statements: SqliteLedgerStatements, moves: MoneyMoves): void {
+  const accounts = moves.byAccount();
+  for (const { accountId, change } of accounts) {
+    const account = statements.account(accountId);
+    if (!account) throw new Error(`account ${accountId} does not exist`);
+    statements.writeAccount(accountId, { balance: account.balance + change.balance, reserved: account.reserved + change.reserved });
   }
-
-  /** Writes the balances (accounts first), then the spend rows: the order every settlement takes them in. */
-  apply(): void {
-    for (const [accountId, change] of this.#accounts) {
-      const account = this.statements.account(accountId);
-      if (!account) throw new Error(`account ${accountId} does not exist`);
-      this.statements.writeAccount(accountId, { balance: account.balance + change.balance, reserved: account.reserved + change.reserved });
-    }
-    for (const { scope, owner, day, units } of this.#spend.values()) this.statements.addSpend(scope, owner, day, units);
-  }
-
-  #addSpend(scope: SpendScope, owner: string, day: number, units: Units): void {
-    const key = `${scope}\u0000${owner}\u0000${day}`;
-    const row = this.#spend.get(key);
-    if (row) row.units += units;
-    else this.#spend.set(key, { scope, owner, day, units });
-  }
+  for (const { spend } of accounts) for (const { scope, owner, day, units } of spend) statements.addSpend(scope, owner, day, units);
 }
 
 function writeEntry(statements: SqliteLedgerStatements, entry: LedgerEntry): void {

@@ -62,6 +62,12 @@ export interface LedgerTables {
    * every settlement takes them in.
    */
   settleHold(settlement: HoldSettlement): Promise<void>;
+  /**
+   * Ends several holds as `settleHold` ends each, with the money of all of them moved at the end:
+   * one balance write per account (accounts in the order of their ids) and one write per spend row,
+   * however many settlements share them. The accounts' rows are locked only by that last write.
+   */
+  settleHolds(settlements: readonly HoldSettlement[]): Promise<void>;
   /** True when this call wrote the record (it did not exist yet). */
   insertGeneration(row: Insertable<GenerationsTable>): Promise<boolean>;
   insertEntry(entry: LedgerEntry): Promise<void>;

@@ -1,7 +1,8 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
-import { GENERATION_COLUMNS, SETTLED_COLUMNS, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
+import { GENERATION_COLUMNS, SETTLED_COLUMNS, type AccountBalance, type Charge, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
+import type { SpendMove } from './money-moves.js';
 
 /**
  * The two statements every request runs on PostgreSQL (its hold, its settlement), written out with
@@ -62,16 +63,7 @@ export function reserveAndHoldStatement(holds: readonly HeldGeneration[]): Compi
  */
 export function settleHoldStatement({ holdId, accountId, record, charge }: HoldSettlement): CompiledQuery {
   const p = new Parameters();
-  const ended = `released AS (DELETE FROM holds WHERE id = ${p.add(holdId)} RETURNING amount_units),
-    closed AS (
-      UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `"${column}" = ${p.add(record[column])}`).join(', ')}
-      WHERE id = ${p.add(record.id)} AND status = 'pending' RETURNING id
-    ),
-    inserted AS (
-      INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(record))}
-      WHERE NOT EXISTS (SELECT 1 FROM closed)
-      ON CONFLICT (id) DO NOTHING RETURNING id
-    )`;
+  const ended = endedHold(p, holdId, record);
   const reserve = '(reserved_units::numeric - COALESCE((SELECT amount_units::numeric FROM released), 0))::text';
   if (!charge) {
     const text = `WITH ${ended}
@@ -85,20 +77,73 @@ export function settleHoldStatement({ holdId, accountId, record, charge }: HoldS
   const spendRows = Object.entries(owners).flatMap(([scope, id]) => [dayStart, LIFETIME_DAY].map((day) => `(${p.add(scope)}, ${p.add(id)}, ${p.add(day)}::bigint)`));
   const text = `WITH ${ended},
     charged AS (
-      SELECT ${p.add(amount)}::numeric AS amount WHERE EXISTS (SELECT 1 FROM closed) OR EXISTS (SELECT 1 FROM inserted)
+      SELECT ${p.add(amount)}::numeric AS amount WHERE ${WRITTEN}
     ),
-    entry AS (
-      INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at)
-      SELECT ${p.add(entry.id)}, ${account}, ${p.list([amount, entry.kind, entry.generationId, entry.at.getTime()])} FROM charged
-    ),
+    entry AS (${entryInsert(p, charge, account, 'FROM charged')}),
     spend AS (
       INSERT INTO spend_usage (scope, scope_id, day_start, amount_units)
       SELECT owner.scope, owner.scope_id, owner.day_start, ${p.add(amount)} FROM charged, (VALUES ${spendRows.join(', ')}) AS owner (scope, scope_id, day_start)
-      ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = (spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text
+      ${ADD_TO_SPEND}
     )
     UPDATE accounts SET
       balance_units = (balance_units::numeric - COALESCE((SELECT amount FROM charged), 0))::text,
       reserved_units = ${reserve}
     WHERE id = ${account} AND (EXISTS (SELECT 1 FROM released) OR EXISTS (SELECT 1 FROM charged))`;
   return CompiledQuery.raw(text, p.values);
+}
+
+/**
+ * The part of a settlement that touches its hold and its generation only (see
+ * LedgerTables.settleHolds): the hold deleted, the record written once, the charge's ledger entry
+ * where this statement wrote the record. Answers the reserve the hold still had (`released`, null
+ * when it was gone) and whether the record was written here (`written`): the money to move.
+ */
+export function closeHoldStatement({ holdId, accountId, record, charge }: HoldSettlement): CompiledQuery {
+  const p = new Parameters();
+  const entry = charge ? `,
+    entry AS (${entryInsert(p, charge, p.add(accountId), `WHERE ${WRITTEN}`)})` : '';
+  const text = `WITH ${endedHold(p, holdId, record)}${entry}
+    SELECT (SELECT amount_units FROM released) AS released, ${WRITTEN} AS written`;
+  return CompiledQuery.raw(text, p.values);
+}
+
+/** The money of several settlements of one account moved at once (see MoneyMoves): its spend rows, then its balance and reserve. */
+export function moveMoneyStatement(accountId: string, change: AccountBalance, spend: readonly SpendMove[]): CompiledQuery {
+  const p = new Parameters();
+  const rows = spend.map(({ scope, owner, day, units }) => `(${p.add(scope)}, ${p.add(owner)}, ${p.add(day)}::bigint, ${p.add(units.toString())})`);
+  const spent = rows.length === 0 ? '' : `WITH spend AS (
+      INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES ${rows.join(', ')}
+      ${ADD_TO_SPEND}
+    )
+    `;
+  const text = `${spent}UPDATE accounts SET
+      balance_units = (balance_units::numeric + ${p.add(change.balance.toString())}::numeric)::text,
+      reserved_units = (reserved_units::numeric + ${p.add(change.reserved.toString())}::numeric)::text
+    WHERE id = ${p.add(accountId)}`;
+  return CompiledQuery.raw(text, p.values);
+}
+
+/** True in a settlement's statement once it wrote the generation's record (over its pending row, or whole). */
+const WRITTEN = '(EXISTS (SELECT 1 FROM closed) OR EXISTS (SELECT 1 FROM inserted))';
+
+const ADD_TO_SPEND = 'ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = (spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text';
+
+/** The hold deleted (`released`), the record written over its pending row (`closed`) or whole where there was none (`inserted`). */
+function endedHold(p: Parameters, holdId: string, record: Insertable<GenerationsTable>): string {
+  return `released AS (DELETE FROM holds WHERE id = ${p.add(holdId)} RETURNING amount_units),
+    closed AS (
+      UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `"${column}" = ${p.add(record[column])}`).join(', ')}
+      WHERE id = ${p.add(record.id)} AND status = 'pending' RETURNING id
+    ),
+    inserted AS (
+      INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(record))}
+      WHERE NOT EXISTS (SELECT 1 FROM closed)
+      ON CONFLICT (id) DO NOTHING RETURNING id
+    )`;
+}
+
+/** The charge's ledger entry, inserted by `source` (a FROM or WHERE clause deciding whether it is). */
+function entryInsert(p: Parameters, { entry }: Charge, account: string, source: string): string {
+  return `INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at)
+      SELECT ${p.add(entry.id)}, ${account}, ${p.list([entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime()])} ${source}`;
 }
