@@ -15,7 +15,8 @@ export const DEFAULT_CHECKPOINT_CADENCE: CheckpointCadence = { tokens: 32, inter
 /**
  * Checkpoints kept on the pending generation row: the serving endpoint and the counts delivered so
  * far. On SQLite the write joins the write batcher's group commit; on PostgreSQL it is one UPDATE
- * outside any transaction, its text written out once. A checkpoint never overwrites a later one (counts only grow) and never
+ * outside any transaction, its text written out once, and the first checkpoints of streams opening
+ * together share one. A checkpoint never overwrites a later one (counts only grow) and never
  * touches a generation once settled.
  */
 export function createGenerationCheckpoints(
@@ -24,6 +25,7 @@ export function createGenerationCheckpoints(
 ): GenerationCheckpoints {
   const cadence = { ...DEFAULT_CHECKPOINT_CADENCE, ...options.cadence };
   const instanceId = options.instanceId ?? null;
+  const marks = new CommitMarks(store);
   const logged = async (generationId: string, write: () => Promise<unknown>) => {
     try {
       await write();
@@ -46,7 +48,7 @@ export function createGenerationCheckpoints(
         return store.write(async () => void sqliteCheckpoint(sqlite).upsert.run(GENERATION_COLUMNS.map((column) => row[column] ?? null)));
       }
       // on PostgreSQL every hold is kept in the database, and wrote its pending row with it
-      return store.db.executeQuery(CompiledQuery.raw(POSTGRES_COMMITTED_SQL, [endpointId, hold.generationId]));
+      return marks.mark(hold.generationId, endpointId);
     }),
   };
 }
@@ -87,6 +89,51 @@ function checkpointValues(generationId: string, delivered: DeliveredSoFar): Reco
 const POSTGRES_CHECKPOINT_SQL = `UPDATE generations SET endpoint_id = $1, completion_tokens = $2, prompt_tokens = $3
   WHERE id = $4 AND status = 'pending' AND (completion_tokens IS NULL OR completion_tokens < $2)`;
 
-/** A stream's first checkpoint on PostgreSQL, over the pending row its hold wrote. */
-const POSTGRES_COMMITTED_SQL = `UPDATE generations SET endpoint_id = $1, completion_tokens = 0
-  WHERE id = $2 AND status = 'pending' AND completion_tokens IS NULL`;
+/** Streams' first checkpoints on PostgreSQL, over the pending rows their holds wrote: generation ids, then endpoint ids. */
+const POSTGRES_COMMITTED_SQL = `UPDATE generations SET endpoint_id = marked.endpoint_id, completion_tokens = 0
+  FROM unnest($1::text[], $2::text[]) AS marked (id, endpoint_id)
+  WHERE generations.id = marked.id AND generations.status = 'pending' AND generations.completion_tokens IS NULL`;
+
+/** Most first checkpoints written by one statement. */
+const MAX_MARKS_PER_WRITE = 256;
+
+interface WaitingMark {
+  generationId: string;
+  endpointId: string;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Streams' first checkpoints on PostgreSQL, written together: those that arrive while one write is
+ * under way wait for it, and are then written by one statement. Streams that open together so cost
+ * the database one statement, and the gateway one round trip to it, rather than one each.
+ */
+class CommitMarks {
+  #waiting: WaitingMark[] = [];
+  #writing = false;
+
+  constructor(private readonly store: Store) {}
+
+  /** Resolves once the generation's first checkpoint is committed. */
+  mark(generationId: string, endpointId: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ generationId, endpointId, resolve, reject });
+      if (!this.#writing) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting.splice(0, MAX_MARKS_PER_WRITE);
+      try {
+        await this.store.db.executeQuery(CompiledQuery.raw(POSTGRES_COMMITTED_SQL, [batch.map((mark) => mark.generationId), batch.map((mark) => mark.endpointId)]));
+        for (const mark of batch) mark.resolve();
+      } catch (error) {
+        for (const mark of batch) mark.reject(error);
+      }
+    }
+    this.#writing = false;
+  }
+}

@@ -26,7 +26,7 @@ async function pendingGeneration() {
   const ledger = createLedger(store, { instanceId: 'inst_a' });
   const hold = await ledger.hold(holdRequest(owner, 'g1', parseUsd('1')));
   const read = () => createGenerationReader(store).get('g1', owner.accountId);
-  return { store, ledger, hold, read, checkpoints: createGenerationCheckpoints(store, { logger }) };
+  return { store, owner, ledger, hold, read, checkpoints: createGenerationCheckpoints(store, { logger }) };
 }
 
 describe.each(STORE_ENGINES)('generation checkpoints on $name', (current) => {
@@ -65,5 +65,42 @@ describe.each(STORE_ENGINES)('generation checkpoints on $name', (current) => {
     await store.close();
     await expect(checkpoints.record('g1', { endpointId: 'alpha/acme/chat', completionTokens: 40 })).resolves.toBeUndefined();
     expect(warnings).toMatchObject([{ generation: 'g1' }]);
+  });
+});
+
+describe.each(STORE_ENGINES)('first checkpoints of streams on $name', (current) => {
+  beforeAll(() => {
+    engine = current;
+  });
+
+  it('streams opening together are marked committed, each naming its endpoint; on PostgreSQL by fewer statements than streams', async () => {
+    const { store, owner, ledger } = await pendingGeneration();
+    const holds = [];
+    for (let index = 0; index < 24; index += 1) holds.push(await ledger.hold(holdRequest(owner, `s${index}`, parseUsd('0.1'))));
+    let writes = 0;
+    const counted: Store = {
+      ...store,
+      db: new Proxy(store.db, {
+        get(target, name, receiver) {
+          if (name !== 'executeQuery') return Reflect.get(target, name, receiver) as unknown;
+          return (...query: Parameters<Store['db']['executeQuery']>) => {
+            writes += 1;
+            return target.executeQuery(...query);
+          };
+        },
+      }),
+      write: (work) => {
+        writes += 1;
+        return store.write(work);
+      },
+    };
+    const checkpoints = createGenerationCheckpoints(counted, { logger });
+    await Promise.all(holds.map((hold, index) => checkpoints.committed(hold, `alpha/model-${index % 3}`)));
+    // SQLite's write batch commits them together whatever the number of writes asked of it
+    if (current.name === 'postgres') expect(writes).toBeLessThan(holds.length / 2);
+    const reader = createGenerationReader(store);
+    for (const [index, hold] of holds.entries()) {
+      expect(await reader.get(hold.generationId, owner.accountId)).toMatchObject({ status: 'pending', endpointId: `alpha/model-${index % 3}`, completionTokens: 0 });
+    }
   });
 });
