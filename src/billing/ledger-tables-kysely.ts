@@ -2,10 +2,10 @@ import { CompiledQuery, sql, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, usageOf, usageStatement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
+import { accountBalanceOf, usageOf, usageStatement, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 import { MoneyMoves } from './money-moves.js';
-import { closeHoldStatement, moveMoneyStatement, reserveAndHoldStatement, settleHoldStatement } from './postgres-ledger-statements.js';
+import { closeHoldsStatement, moveMoneyStatement, reserveAndHoldStatement, settleHoldStatement } from './postgres-ledger-statements.js';
 
 /**
  * The ledger's statements on PostgreSQL (money in TEXT columns is added as `numeric`, exactly):
@@ -57,12 +57,14 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
     },
     async settleHolds(settlements) {
       const moves = new MoneyMoves();
-      for (const settlement of settlements) {
-        const { rows } = await tx.executeQuery<{ released: string | null; written: boolean }>(closeHoldStatement(settlement));
-        const closed = rows[0];
-        const taken = closed?.written ? settlement.charge : null;
-        if (!closed || (closed.released === null && taken === null)) continue;
-        moves.add(settlement.accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(closed.released === null ? 0n : BigInt(closed.released)) }, taken);
+      for (const part of distinctHolds(settlements)) {
+        const { rows } = await tx.executeQuery<{ released: string | null; written: boolean }>(closeHoldsStatement(part));
+        part.forEach((settlement, index) => {
+          const closed = rows[index];
+          const taken = closed?.written ? settlement.charge : null;
+          if (!closed || (closed.released === null && taken === null)) return;
+          moves.add(settlement.accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(closed.released === null ? 0n : BigInt(closed.released)) }, taken);
+        });
       }
       for (const { accountId, change, spend } of moves.byAccount()) await tx.executeQuery(moveMoneyStatement(accountId, change, spend));
     },
@@ -107,4 +109,22 @@ function insertEntry(tx: Db, entry: LedgerEntry) {
     generation_id: entry.generationId,
     created_at: entry.at.getTime(),
   });
+}
+
+/**
+ * The settlements in runs that each end different holds, in their order: a hold settled twice in
+ * one batch is settled by the first, and the second, in the next run, finds it gone.
+ */
+function distinctHolds(settlements: readonly HoldSettlement[]): HoldSettlement[][] {
+  const runs: HoldSettlement[][] = [[]];
+  let holds = new Set<string>();
+  for (const settlement of settlements) {
+    if (holds.has(settlement.holdId)) {
+      runs.push([]);
+      holds = new Set();
+    }
+    holds.add(settlement.holdId);
+    runs.at(-1)?.push(settlement);
+  }
+  return runs.filter((run) => run.length > 0);
 }

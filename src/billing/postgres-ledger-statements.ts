@@ -3,6 +3,7 @@ import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import { GENERATION_COLUMNS, SETTLED_COLUMNS, type AccountBalance, type Charge, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
 import type { SpendMove } from './money-moves.js';
+import { storableJsonText } from '../store/storable-text.js';
 
 /**
  * The two statements every request runs on PostgreSQL (its hold, its settlement), written out with
@@ -93,19 +94,54 @@ export function settleHoldStatement({ holdId, accountId, record, charge }: HoldS
 }
 
 /**
- * The part of a settlement that touches its hold and its generation only (see
- * LedgerTables.settleHolds): the hold deleted, the record written once, the charge's ledger entry
- * where this statement wrote the record. Answers the reserve the hold still had (`released`, null
- * when it was gone) and whether the record was written here (`written`): the money to move.
+ * The part of several settlements that touches their holds and generations only (see
+ * LedgerTables.settleHolds), in one statement: each hold deleted, each record written once, each
+ * charge's ledger entry where this statement wrote its record. The settlements are one JSON array
+ * parameter (each a generation row, typed by the table's own row type, with its hold and entry
+ * beside it), so the text is the same whatever their number. Every settlement must end a different
+ * hold. Answers, in their order, the reserve each hold still had (`released`, null when it was
+ * gone) and whether its record was written here (`written`): the money to move.
  */
-export function closeHoldStatement({ holdId, accountId, record, charge }: HoldSettlement): CompiledQuery {
-  const p = new Parameters();
-  const entry = charge ? `,
-    entry AS (${entryInsert(p, charge, p.add(accountId), `WHERE ${WRITTEN}`)})` : '';
-  const text = `WITH ${endedHold(p, holdId, record)}${entry}
-    SELECT (SELECT amount_units FROM released) AS released, ${WRITTEN} AS written`;
-  return CompiledQuery.raw(text, p.values);
+export function closeHoldsStatement(settlements: readonly HoldSettlement[]): CompiledQuery {
+  const items = settlements.map(({ holdId, record, charge }) => ({
+    ...record,
+    settled_hold: holdId,
+    ...(charge && {
+      entry_id: charge.entry.id,
+      entry_account: charge.entry.accountId,
+      entry_amount: charge.entry.amount.toString(),
+      entry_kind: charge.entry.kind,
+      entry_generation: charge.entry.generationId,
+      entry_at: charge.entry.at.getTime(),
+    }),
+  }));
+  return CompiledQuery.raw(CLOSE_HOLDS_SQL, [storableJsonText(items)]);
 }
+
+const CLOSE_HOLDS_SQL = `WITH input AS (
+    SELECT item.n, extra.*, settled.*
+    FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS item (value, n),
+      jsonb_populate_record(NULL::generations, item.value) AS settled,
+      jsonb_to_record(item.value) AS extra (settled_hold text, entry_id text, entry_account text, entry_amount text, entry_kind text, entry_generation text, entry_at bigint)
+  ),
+  released AS (DELETE FROM holds USING input WHERE holds.id = input.settled_hold RETURNING input.n, holds.amount_units),
+  closed AS (
+    UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `"${column}" = input."${column}"`).join(', ')}
+    FROM input WHERE generations.id = input.id AND generations.status = 'pending' RETURNING input.n
+  ),
+  inserted AS (
+    INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${GENERATION_COLUMNS.map((column) => `input."${column}"`).join(', ')}
+    FROM input WHERE input.n NOT IN (SELECT n FROM closed)
+    ON CONFLICT (id) DO NOTHING RETURNING id
+  ),
+  written AS (SELECT input.n FROM input WHERE input.n IN (SELECT n FROM closed) OR input.id IN (SELECT id FROM inserted)),
+  entries AS (
+    INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at)
+    SELECT input.entry_id, input.entry_account, input.entry_amount, input.entry_kind, input.entry_generation, input.entry_at
+    FROM input WHERE input.entry_id IS NOT NULL AND input.n IN (SELECT n FROM written)
+  )
+  SELECT released.amount_units AS released, input.n IN (SELECT n FROM written) AS written
+  FROM input LEFT JOIN released ON released.n = input.n ORDER BY input.n`;
 
 /** The money of several settlements of one account moved at once (see MoneyMoves): its spend rows, then its balance and reserve. */
 export function moveMoneyStatement(accountId: string, change: AccountBalance, spend: readonly SpendMove[]): CompiledQuery {

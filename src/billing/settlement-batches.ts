@@ -16,10 +16,10 @@ interface Waiting {
  * its account's row from its write until its commit, so the settlements of one account go one at
  * a time: about 540 a second on one local server, whatever the number of connections. Here the
  * settlements of an account that arrive while one of its writes is under way wait for it, and are
- * then written in one transaction (LedgerTables.settleHolds): each one's hold and record by a
- * statement of its own, then the money of all of them at once, one write of the account's row and
- * one of each spend row, last, so that the row is locked only from that write to the commit. A
- * settlement alone is its one statement, as before.
+ * then written in one transaction (LedgerTables.settleHolds): their holds and records by one
+ * statement, then the money of all of them at once, one write of the account's row and one of each
+ * spend row, last, so that the row is locked only from that write to the commit. A settlement
+ * alone is its one statement, as before.
  *
  * No lock is taken up front, even where spend limits are judged: a hold reads every scope's charges
  * and holds in one statement (`usedIn`), so it sees the settlements of a batch, each a move from

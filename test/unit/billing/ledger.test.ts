@@ -243,14 +243,17 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       for (let index = 0; index < 40; index += 1) holds.push(await ledger.hold(request(fixture, `g${index}`, parseUsd('1'))));
       writes = 0;
       const costs = holds.map((_, index) => parseUsd('0.01') * BigInt(index + 1) + 7n);
+      const settled = (index: number): GenerationRecord => ({ ...record(fixture, `g${index}`, costs[index]!), providerName: `Sim \u0000 ${index}` });
       // each hold settled twice at once: the second of each charges nothing
-      await Promise.all(holds.flatMap((hold, index) => [0, 1].map(() => ledger.settle(hold, record(fixture, `g${index}`, costs[index]!)))));
+      await Promise.all(holds.flatMap((hold, index) => [0, 1].map(() => ledger.settle(hold, settled(index)))));
       expect(writes).toBeLessThan(holds.length / 4);
       const spent = costs.reduce((sum, cost) => sum + cost, 0n);
       expect(await money(fixture.store)).toEqual({ balance: parseUsd('100') - spent, reserved: 0n });
       const charges = await fixture.store.db.selectFrom('ledger_entries').select(['generation_id', 'amount_units']).where('kind', '=', 'charge').execute();
       expect(charges).toHaveLength(holds.length);
       expect(charges.reduce((sum, row) => sum + BigInt(row.amount_units), 0n)).toBe(spent);
+      // NUL in a record's text is stored as U+FFFD, as when settled alone
+      expect((await createGenerationReader(fixture.store).get('g7', fixture.owner.accountId))?.providerName).toBe('Sim \uFFFD 7');
     });
 
     it('a batch of settlements whose transaction fails is written again one by one: only the settlement that cannot be written fails, and keeps its hold', async () => {
