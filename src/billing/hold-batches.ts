@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import { AccountQueues } from './account-queues.js';
 import { pendingGenerationRow } from './generations.js';
 import { ledgerTables } from './ledger-engine.js';
 import { spendOwners, type AccountBalance, type HeldGeneration, type UsageWindow } from './ledger-tables.js';
@@ -8,12 +9,6 @@ import type { Hold } from './types.js';
 
 /** Most holds decided in one transaction. */
 export const MAX_HOLDS_PER_BATCH = 64;
-
-interface Waiting {
-  hold: Hold;
-  resolve(): void;
-  reject(error: unknown): void;
-}
 
 /** What a batch decided for one hold: nothing (taken), or the refusal it answers with. */
 type Decision = Error | null;
@@ -30,7 +25,14 @@ type Decision = Error | null;
  * limit to judge, is one conditional write.
  */
 export class HoldBatches {
-  readonly #waiting = new Map<string, Waiting[]>();
+  readonly #queues = new AccountQueues<Hold>(MAX_HOLDS_PER_BATCH, async (batch) => {
+    const decisions = await this.#decide(batch.map(({ item }) => item));
+    batch.forEach((waiting, index) => {
+      const refusal = decisions[index];
+      if (refusal) waiting.reject(refusal);
+      else waiting.resolve();
+    });
+  });
 
   constructor(
     private readonly store: Store,
@@ -40,37 +42,10 @@ export class HoldBatches {
 
   /** Resolves once `hold` is written; rejects with its 402 when refused. */
   take(hold: Hold): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const queue = this.#waiting.get(hold.accountId);
-      if (queue) {
-        queue.push({ hold, resolve, reject });
-        return;
-      }
-      this.#waiting.set(hold.accountId, [{ hold, resolve, reject }]);
-      void this.#drain(hold.accountId);
-    });
+    return this.#queues.add(hold.accountId, hold);
   }
 
-  /** Decides the account's waiting holds, a batch at a time, until none wait. */
-  async #drain(accountId: string): Promise<void> {
-    for (let queue = this.#waiting.get(accountId); queue && queue.length > 0; queue = this.#waiting.get(accountId)) {
-      const batch = queue.splice(0, MAX_HOLDS_PER_BATCH);
-      try {
-        const decisions = await this.#decide(batch);
-        batch.forEach((waiting, index) => {
-          const refusal = decisions[index];
-          if (refusal) waiting.reject(refusal);
-          else waiting.resolve();
-        });
-      } catch (error) {
-        for (const waiting of batch) waiting.reject(error);
-      }
-    }
-    this.#waiting.delete(accountId);
-  }
-
-  async #decide(batch: readonly Waiting[]): Promise<Decision[]> {
-    const holds = batch.map(({ hold }) => hold);
+  async #decide(holds: readonly Hold[]): Promise<Decision[]> {
     const windows = holds.map((hold) => limitWindows(spendOwners(hold), hold.limits ?? {}, hold.heldAt));
     const [only] = holds;
     if (only && holds.length === 1 && windows[0]?.length === 0) {

@@ -1,15 +1,10 @@
 import type { Store } from '../store/store.js';
+import { AccountQueues, type Waiting } from './account-queues.js';
 import { ledgerTables } from './ledger-engine.js';
 import type { HoldSettlement } from './ledger-tables.js';
 
 /** Most settlements written in one transaction. */
 export const MAX_SETTLEMENTS_PER_BATCH = 64;
-
-interface Waiting {
-  settlement: HoldSettlement;
-  resolve(): void;
-  reject(error: unknown): void;
-}
 
 /**
  * Settlements kept in the database (PostgreSQL), written together per account. A settlement locks
@@ -30,37 +25,22 @@ interface Waiting {
  * each settlement of it is written again on its own: one that cannot be written fails alone.
  */
 export class SettlementBatches {
-  readonly #waiting = new Map<string, Waiting[]>();
+  readonly #queues = new AccountQueues<HoldSettlement>(MAX_SETTLEMENTS_PER_BATCH, async (batch) => {
+    if (batch.length > 1 && (await this.#writeTogether(batch))) return;
+    for (const waiting of batch) await this.#writeAlone(waiting);
+  });
 
   constructor(private readonly store: Store) {}
 
   /** Resolves once `settlement` is committed. */
   add(settlement: HoldSettlement): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const queue = this.#waiting.get(settlement.accountId);
-      if (queue) {
-        queue.push({ settlement, resolve, reject });
-        return;
-      }
-      this.#waiting.set(settlement.accountId, [{ settlement, resolve, reject }]);
-      void this.#drain(settlement.accountId);
-    });
-  }
-
-  /** Writes the account's waiting settlements, a batch at a time, until none wait. */
-  async #drain(accountId: string): Promise<void> {
-    for (let queue = this.#waiting.get(accountId); queue && queue.length > 0; queue = this.#waiting.get(accountId)) {
-      const batch = queue.splice(0, MAX_SETTLEMENTS_PER_BATCH);
-      if (batch.length > 1 && (await this.#writeTogether(batch))) continue;
-      for (const waiting of batch) await this.#writeAlone(waiting);
-    }
-    this.#waiting.delete(accountId);
+    return this.#queues.add(settlement.accountId, settlement);
   }
 
   /** True once every settlement of `batch` is committed; false when the transaction failed, having written nothing. */
-  async #writeTogether(batch: readonly Waiting[]): Promise<boolean> {
+  async #writeTogether(batch: readonly Waiting<HoldSettlement>[]): Promise<boolean> {
     try {
-      await this.store.write((tx) => ledgerTables(this.store, tx).settleHolds(batch.map(({ settlement }) => settlement)));
+      await this.store.write((tx) => ledgerTables(this.store, tx).settleHolds(batch.map(({ item }) => item)));
     } catch {
       return false;
     }
@@ -68,9 +48,9 @@ export class SettlementBatches {
     return true;
   }
 
-  async #writeAlone({ settlement, resolve, reject }: Waiting): Promise<void> {
+  async #writeAlone({ item, resolve, reject }: Waiting<HoldSettlement>): Promise<void> {
     try {
-      await this.store.writeStatement((db) => ledgerTables(this.store, db).settleHold(settlement));
+      await this.store.writeStatement((db) => ledgerTables(this.store, db).settleHold(item));
       resolve();
     } catch (error) {
       reject(error);
