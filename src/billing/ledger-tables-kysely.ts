@@ -9,7 +9,7 @@ import { closeHoldsStatement, moveMoneyStatement, reserveAndHoldStatement, settl
 
 /**
  * The ledger's statements on PostgreSQL (money in TEXT columns is added as `numeric`, exactly):
- * through the query builder, but for the two every request runs (postgres-ledger-statements.ts).
+ * through the query builder, but for the ones every request runs (postgres-ledger-statements.ts).
  * An account's row is locked by the conditional write that reserves or moves its money, run last
  * before the commit, or up front (`FOR NO KEY UPDATE`) where spend limits are judged.
  */

@@ -9,7 +9,7 @@ export const MAX_SETTLEMENTS_PER_BATCH = 64;
 /**
  * Settlements kept in the database (PostgreSQL), written together per account. A settlement locks
  * its account's row from its write until its commit, so the settlements of one account go one at
- * a time: about 540 a second on one local server, whatever the number of connections. Here the
+ * a time: about 540 a second measured on one local server, whatever the number of connections. Here the
  * settlements of an account that arrive while one of its writes is under way wait for it, and are
  * then written in one transaction (LedgerTables.settleHolds): their holds and records by one
  * statement, then the money of all of them at once, one write of the account's row and one of each
@@ -20,8 +20,9 @@ export const MAX_SETTLEMENTS_PER_BATCH = 64;
  * and holds in one statement (`usedIn`), so it sees the settlements of a batch, each a move from
  * held to charged, all or none of them, never half of one.
  *
- * Each statement decides on its own whether it charges (a second settlement of a hold finds it
- * gone), so writing them together changes nothing of what they write. Should the transaction fail,
+ * Each settlement still decides on its own whether it charges (only the one that writes its record
+ * does; a second settlement of a hold, written after the first, finds it gone), so writing them
+ * together changes nothing of what they write. Should the transaction fail,
  * each settlement of it is written again on its own: one that cannot be written fails alone.
  */
 export class SettlementBatches {
