@@ -7,6 +7,7 @@ import { parseUsd, type Units } from '../../../src/billing/money.js';
 import type { GenerationRecord, HoldRequest } from '../../../src/billing/types.js';
 import type { Store } from '../../../src/store/store.js';
 import type { ScopeLimits } from '../../../src/accounts/types.js';
+import { LIFETIME_DAY } from '../../../src/accounts/scope-usage.js';
 import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES, type StoreEngine } from '../../support/store-engines.js';
 
@@ -254,6 +255,28 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       expect(charges.reduce((sum, row) => sum + BigInt(row.amount_units), 0n)).toBe(spent);
       // NUL in a record's text is stored as U+FFFD, as when settled alone
       expect((await createGenerationReader(fixture.store).get('g7', fixture.owner.accountId))?.providerName).toBe('Sim \uFFFD 7');
+    });
+
+    it('settlements of two accounts arriving together each move only their own account: balance, reserve and spend', async () => {
+      const first = await funded('100');
+      const created = await createAccount(first.store, { name: 'Grace', creditsUsd: '100' });
+      const second: Fixture = { store: first.store, owner: { accountId: created.accountId, workspaceId: created.workspaceId, keyId: created.keyId } };
+      const ledger = createLedger(first.store);
+      const holds = [];
+      for (let index = 0; index < 20; index += 1) {
+        const fixture = index % 2 === 0 ? first : second;
+        holds.push({ fixture, id: `g${index}`, hold: await ledger.hold(request(fixture, `g${index}`, parseUsd('1'))) });
+      }
+      await Promise.all(holds.map(({ fixture, id, hold }) => ledger.settle(hold, record(fixture, id, fixture === first ? parseUsd('0.25') : parseUsd('0.5')))));
+      const balances = await first.store.db.selectFrom('accounts').select(['id', 'balance_units', 'reserved_units']).execute();
+      const of = (accountId: string) => balances.find((row) => row.id === accountId);
+      expect(of(first.owner.accountId)).toMatchObject({ balance_units: (parseUsd('100') - parseUsd('0.25') * 10n).toString(), reserved_units: '0' });
+      expect(of(second.owner.accountId)).toMatchObject({ balance_units: (parseUsd('100') - parseUsd('0.5') * 10n).toString(), reserved_units: '0' });
+      const lifetime = await first.store.db.selectFrom('spend_usage').select(['scope_id', 'amount_units']).where('scope', '=', 'account').where('day_start', '=', LIFETIME_DAY).execute();
+      expect(Object.fromEntries(lifetime.map((row) => [row.scope_id, row.amount_units]))).toEqual({
+        [first.owner.accountId]: (parseUsd('0.25') * 10n).toString(),
+        [second.owner.accountId]: (parseUsd('0.5') * 10n).toString(),
+      });
     });
 
     it('a batch of settlements whose transaction fails is written again one by one: only the settlement that cannot be written fails, and keeps its hold', async () => {
