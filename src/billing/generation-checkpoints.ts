@@ -1,10 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import type { Logger } from 'pino';
+import { JoinedWrites } from '../store/joined-writes.js';
 import type { Store } from '../store/store.js';
 import { pendingGenerationRow } from './generations.js';
 import { GENERATION_COLUMNS } from './ledger-tables.js';
-import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints } from './types.js';
+import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints, Hold } from './types.js';
 
 /**
  * By default a stream checkpoints at most once a second and once per 32 tokens: a crash loses at
@@ -15,8 +16,8 @@ export const DEFAULT_CHECKPOINT_CADENCE: CheckpointCadence = { tokens: 32, inter
 /**
  * Checkpoints kept on the pending generation row: the serving endpoint and the counts delivered so
  * far. On SQLite the write joins the write batcher's group commit; on PostgreSQL it is one UPDATE
- * outside any transaction, its text written out once, and the first checkpoints of streams opening
- * together share one. A checkpoint never overwrites a later one (counts only grow) and never
+ * outside any transaction, its text written out once. On both, the first checkpoints of streams
+ * opening together share one write. A checkpoint never overwrites a later one (counts only grow) and never
  * touches a generation once settled.
  */
 export function createGenerationCheckpoints(
@@ -26,27 +27,37 @@ export function createGenerationCheckpoints(
   const cadence = { ...DEFAULT_CHECKPOINT_CADENCE, ...options.cadence };
   const instanceId = options.instanceId ?? null;
   const marks = new CommitMarks(store);
+  const notWritten = (generationId: string, error: unknown) => options.logger.warn({ err: error, generation: generationId }, 'generation checkpoint not written');
+  const { sqlite } = store;
+  // on SQLite the first checkpoints of streams opening together are one write of the group commit;
+  // one that cannot be written is logged alone, the others still are written
+  const sqliteMarks = sqlite && new JoinedWrites<{ hold: Hold; endpointId: string }>(store, (opened) => {
+    const { upsert } = sqliteCheckpoint(sqlite);
+    for (const { hold, endpointId } of opened) {
+      const row = { ...pendingGenerationRow(hold, instanceId), endpoint_id: endpointId, completion_tokens: 0 };
+      try {
+        upsert.run(GENERATION_COLUMNS.map((column) => row[column] ?? null));
+      } catch (error) {
+        notWritten(hold.generationId, error);
+      }
+    }
+  });
   const logged = async (generationId: string, write: () => Promise<unknown>) => {
     try {
       await write();
     } catch (error) {
-      options.logger.warn({ err: error, generation: generationId }, 'generation checkpoint not written');
+      notWritten(generationId, error);
     }
   };
   return {
     cadence,
     record: (generationId, delivered) => logged(generationId, () => {
-      const { sqlite } = store;
       if (sqlite) return store.write(async () => void sqliteCheckpoint(sqlite).update.run(checkpointValues(generationId, delivered)));
       const { endpointId, completionTokens, promptTokens } = delivered;
       return store.db.executeQuery(CompiledQuery.raw(POSTGRES_CHECKPOINT_SQL, [endpointId, completionTokens, promptTokens ?? null, generationId]));
     }),
     committed: (hold, endpointId) => logged(hold.generationId, () => {
-      const { sqlite } = store;
-      if (sqlite) {
-        const row = { ...pendingGenerationRow(hold, instanceId), endpoint_id: endpointId, completion_tokens: 0 };
-        return store.write(async () => void sqliteCheckpoint(sqlite).upsert.run(GENERATION_COLUMNS.map((column) => row[column] ?? null)));
-      }
+      if (sqliteMarks) return sqliteMarks.add({ hold, endpointId });
       // on PostgreSQL every hold is kept in the database, and wrote its pending row with it
       return marks.mark(hold.generationId, endpointId);
     }),

@@ -29,8 +29,11 @@ class SqliteLedgerStatements {
   readonly #cache: MoneyReadCache;
   /** A generation row, every column bound by position (an absent value binds NULL). */
   readonly insertGeneration: Statement;
-  /** A final record written over its pending row: the settled columns, then the id. */
-  readonly closeGeneration: Statement;
+  /**
+   * A final record, every column bound by position: written whole where no row exists, else its
+   * settled columns over the pending row; nothing over a row already settled (no change counted).
+   */
+  readonly settleGeneration: Statement;
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.#account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
@@ -49,8 +52,9 @@ class SqliteLedgerStatements {
     this.insertGeneration = database.prepare(
       `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
     );
-    this.closeGeneration = database.prepare(
-      `UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE id = ? AND status = 'pending'`,
+    this.settleGeneration = database.prepare(
+      `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${SETTLED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')} WHERE generations.status = 'pending'`,
     );
     this.#cache = new MoneyReadCache(database);
   }
@@ -199,17 +203,16 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
  * end: one balance write per account and one write per spend row, however many settlements share
  * them. Runs inside the write batch's transaction, synchronously.
  */
-export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements: readonly HoldSettlement[]): void {
-  settleHoldsNow(prepared(database).statements, settlements);
+export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements: readonly HoldSettlement[], holdsStored: boolean): void {
+  settleHoldsNow(prepared(database).statements, settlements, holdsStored);
 }
 
-function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[]): void {
+/** `holdsStored` false: the holds were kept in process memory (process-holds.ts), with no row to delete and nothing reserved in the account's row. */
+function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[], holdsStored = true): void {
   const moves = new MoneyMoves();
   for (const { holdId, accountId, record, charge } of settlements) {
-    const held = statements.deleteHold.get(holdId) as string | undefined;
-    const settled = boundValues(record, SETTLED_COLUMNS);
-    settled.push(record.id);
-    const written = statements.closeGeneration.run(settled).changes === 1 || statements.insertGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
+    const held = holdsStored ? (statements.deleteHold.get(holdId) as string | undefined) : undefined;
+    const written = statements.settleGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
     const taken = written ? charge : null;
     if (held === undefined && taken === null) continue;
     if (taken) writeEntry(statements, taken.entry);

@@ -1,16 +1,16 @@
 import { newTimeOrderedRecordId } from '../accounts/record-id.js';
 import { dayStart } from '../accounts/usage-window.js';
 import { ERROR_CODES, GatewayError, INTERNAL_ERROR_MESSAGE } from '../core/errors.js';
+import { JoinedWrites } from '../store/joined-writes.js';
 import type { Store } from '../store/store.js';
 import { closedPendingRecord } from './generation-record.js';
 import { generationToRow } from './generations.js';
 import { HoldBatches } from './hold-batches.js';
 import { ledgerTables } from './ledger-engine.js';
-import { sqliteLedgerReadsNow } from './ledger-tables-sqlite.js';
+import { sqliteLedgerReadsNow, sqliteSettleHolds } from './ledger-tables-sqlite.js';
 import { spendOwners, type AccountBalance, type HoldSettlement, type LedgerTables } from './ledger-tables.js';
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { ProcessHolds } from './process-holds.js';
-import { SettlementQueue } from './settlement-queue.js';
 import { SettlementBatches } from './settlement-batches.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
@@ -49,8 +49,11 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
   };
   if (options.holdsInProcess) {
     if (!store.sqlite) throw new Error('holds are kept in process only on SQLite, the engine of one process');
-    const open = new ProcessHolds(sqliteLedgerReadsNow(store.sqlite));
-    const settlements = new SettlementQueue(store, store.sqlite);
+    const { sqlite } = store;
+    const open = new ProcessHolds(sqliteLedgerReadsNow(sqlite));
+    // settlements arriving together are one write (each record once, the money of all of them
+    // moved once per account and spend row); their holds were kept in memory, with no row to delete
+    const settlements = new JoinedWrites<HoldSettlement>(store, (joined) => sqliteSettleHolds(sqlite, joined, false));
     return {
       ...common,
       async hold(request) {
