@@ -4,8 +4,7 @@ import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
 import { accountBalanceOf, usageOf, usageStatement, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
 import { sumUnits } from './money.js';
-import { MoneyMoves } from './money-moves.js';
-import { closeHoldsStatement, moveMoneyStatement, reserveAndHoldStatement, settleHoldStatement } from './postgres-ledger-statements.js';
+import { reserveAndHoldStatement, settleHoldStatement, settleHoldsStatement } from './postgres-ledger-statements.js';
 
 /**
  * The ledger's statements on PostgreSQL (money in TEXT columns is added as `numeric`, exactly):
@@ -56,17 +55,9 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
       await tx.executeQuery(settleHoldStatement(settlement));
     },
     async settleHolds(settlements) {
-      const moves = new MoneyMoves();
       for (const part of distinctHolds(settlements)) {
-        const { rows } = await tx.executeQuery<{ released: string | null; written: boolean }>(closeHoldsStatement(part));
-        part.forEach((settlement, index) => {
-          const closed = rows[index];
-          const taken = closed?.written ? settlement.charge : null;
-          if (!closed || (closed.released === null && taken === null)) return;
-          moves.add(settlement.accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(closed.released === null ? 0n : BigInt(closed.released)) }, taken);
-        });
+        for (const [accountId, ofAccount] of byAccount(part)) await tx.executeQuery(settleHoldsStatement(accountId, ofAccount));
       }
-      for (const { accountId, change, spend } of moves.byAccount()) await tx.executeQuery(moveMoneyStatement(accountId, change, spend));
     },
     insertGeneration,
     insertEntry: (entry) => insertEntry(tx, entry).execute().then(() => undefined),
@@ -127,4 +118,11 @@ function distinctHolds(settlements: readonly HoldSettlement[]): HoldSettlement[]
     runs.at(-1)?.push(settlement);
   }
   return runs.filter((run) => run.length > 0);
+}
+
+/** The settlements of each account, in their order; accounts in the order of their ids, the order their rows are locked in. */
+function byAccount(settlements: readonly HoldSettlement[]): Array<[string, HoldSettlement[]]> {
+  const accounts = new Map<string, HoldSettlement[]>();
+  for (const settlement of settlements) accounts.set(settlement.accountId, [...(accounts.get(settlement.accountId) ?? []), settlement]);
+  return [...accounts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -66,7 +66,8 @@ export interface LedgerTables {
    * Ends several holds as `settleHold` ends each, with the money of all of them moved at the end:
    * one balance write per account (accounts in the order of their ids) and one write per spend row,
    * however many settlements share them. The accounts' rows are locked only by that last write.
-   * On PostgreSQL the holds and records of settlements ending different holds are one statement.
+   * On PostgreSQL the settlements of one account ending different holds are one statement, which
+   * needs no transaction around it (a hold settled twice in one call is two statements).
    */
   settleHolds(settlements: readonly HoldSettlement[]): Promise<void>;
   /** True when this call wrote the record (it did not exist yet). */

@@ -1,8 +1,7 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
-import { GENERATION_COLUMNS, SETTLED_COLUMNS, type AccountBalance, type Charge, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
-import type { SpendMove } from './money-moves.js';
+import { GENERATION_COLUMNS, SETTLED_COLUMNS, type Charge, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
 import { storableJsonText } from '../store/storable-text.js';
 
 /**
@@ -26,6 +25,9 @@ class Parameters {
     return values.map((value) => this.add(value)).join(', ');
   }
 }
+
+/** A spend row's amount added to, where the row already exists. */
+const ADD_TO_SPEND = 'ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = (spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text';
 
 const GENERATION_COLUMN_LIST = GENERATION_COLUMNS.map((column) => `"${column}"`).join(', ');
 
@@ -94,37 +96,47 @@ export function settleHoldStatement({ holdId, accountId, record, charge }: HoldS
 }
 
 /**
- * The part of several settlements that touches their holds and generations only (see
- * LedgerTables.settleHolds), in one statement: each hold deleted, each record written once, each
- * charge's ledger entry where this statement wrote its record. The settlements are one JSON array
- * parameter (each a generation row, typed by the table's own row type, with its hold and entry
- * beside it), so the text is the same whatever their number. Every settlement must end a different
- * hold. Answers, in their order, the reserve each hold still had (`released`, null when it was
- * gone) and whether its record was written here (`written`): the money to move.
+ * Several settlements of one account, ending different holds, in one statement (see
+ * LedgerTables.settleHolds): each hold deleted, each record written once, and where a settlement
+ * wrote its record, its charge's ledger entry; then the money of all of them moved at once, one
+ * write of the account's row (less every charge taken, and the reserve of every hold still there)
+ * and one of each spend row, summed. The settlements are one JSON array parameter (each a
+ * generation row, typed by the table's own row type, with its hold and charge beside it), so the
+ * text is the same whatever their number. As in `settleHoldStatement`, the account's row is
+ * written by the main statement, before the spend rows.
  */
-export function closeHoldsStatement(settlements: readonly HoldSettlement[]): CompiledQuery {
+export function settleHoldsStatement(accountId: string, settlements: readonly HoldSettlement[]): CompiledQuery {
   const items = settlements.map(({ holdId, record, charge }) => ({
     ...record,
     settled_hold: holdId,
     ...(charge && {
       entry_id: charge.entry.id,
-      entry_account: charge.entry.accountId,
       entry_amount: charge.entry.amount.toString(),
       entry_kind: charge.entry.kind,
       entry_generation: charge.entry.generationId,
       entry_at: charge.entry.at.getTime(),
+      owner_key: charge.owners.key,
+      owner_workspace: charge.owners.workspace,
+      owner_account: charge.owners.account,
+      spend_day: charge.dayStart,
     }),
   }));
-  return CompiledQuery.raw(CLOSE_HOLDS_SQL, [storableJsonText(items)]);
+  return CompiledQuery.raw(SETTLE_HOLDS_SQL, [storableJsonText(items), accountId]);
 }
 
-const CLOSE_HOLDS_SQL = `WITH input AS (
+/** A charged settlement's spend rows: each owner's UTC day and its lifetime total. */
+const SPEND_ROWS = (['key', 'workspace', 'account'] as const)
+  .flatMap((scope) => [`('${scope}', charged.owner_${scope}, charged.spend_day)`, `('${scope}', charged.owner_${scope}, ${LIFETIME_DAY}::bigint)`])
+  .join(', ');
+
+const SETTLE_HOLDS_SQL = `WITH input AS (
     SELECT item.n, extra.*, settled.*
     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS item (value, n),
       jsonb_populate_record(NULL::generations, item.value) AS settled,
-      jsonb_to_record(item.value) AS extra (settled_hold text, entry_id text, entry_account text, entry_amount text, entry_kind text, entry_generation text, entry_at bigint)
+      jsonb_to_record(item.value) AS extra (settled_hold text, entry_id text, entry_amount text, entry_kind text, entry_generation text, entry_at bigint,
+        owner_key text, owner_workspace text, owner_account text, spend_day bigint)
   ),
-  released AS (DELETE FROM holds USING input WHERE holds.id = input.settled_hold RETURNING input.n, holds.amount_units),
+  released AS (DELETE FROM holds USING input WHERE holds.id = input.settled_hold RETURNING holds.amount_units),
   closed AS (
     UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `"${column}" = input."${column}"`).join(', ')}
     FROM input WHERE generations.id = input.id AND generations.status = 'pending' RETURNING input.n
@@ -134,35 +146,29 @@ const CLOSE_HOLDS_SQL = `WITH input AS (
     FROM input WHERE input.n NOT IN (SELECT n FROM closed)
     ON CONFLICT (id) DO NOTHING RETURNING id
   ),
-  written AS (SELECT input.n FROM input WHERE input.n IN (SELECT n FROM closed) OR input.id IN (SELECT id FROM inserted)),
+  charged AS (
+    SELECT input.* FROM input
+    WHERE input.entry_id IS NOT NULL AND (input.n IN (SELECT n FROM closed) OR input.id IN (SELECT id FROM inserted))
+  ),
   entries AS (
     INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at)
-    SELECT input.entry_id, input.entry_account, input.entry_amount, input.entry_kind, input.entry_generation, input.entry_at
-    FROM input WHERE input.entry_id IS NOT NULL AND input.n IN (SELECT n FROM written)
+    SELECT charged.entry_id, $2, charged.entry_amount, charged.entry_kind, charged.entry_generation, charged.entry_at FROM charged
+  ),
+  spend AS (
+    INSERT INTO spend_usage (scope, scope_id, day_start, amount_units)
+    SELECT owner.scope, owner.scope_id, owner.day_start, sum(charged.entry_amount::numeric)::text
+    FROM charged, LATERAL (VALUES ${SPEND_ROWS}) AS owner (scope, scope_id, day_start)
+    GROUP BY owner.scope, owner.scope_id, owner.day_start
+    ${ADD_TO_SPEND}
   )
-  SELECT released.amount_units AS released, input.n IN (SELECT n FROM written) AS written
-  FROM input LEFT JOIN released ON released.n = input.n ORDER BY input.n`;
-
-/** The money of several settlements of one account moved at once (see MoneyMoves): its spend rows, then its balance and reserve. */
-export function moveMoneyStatement(accountId: string, change: AccountBalance, spend: readonly SpendMove[]): CompiledQuery {
-  const p = new Parameters();
-  const rows = spend.map(({ scope, owner, day, units }) => `(${p.add(scope)}, ${p.add(owner)}, ${p.add(day)}::bigint, ${p.add(units.toString())})`);
-  const spent = rows.length === 0 ? '' : `WITH spend AS (
-      INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES ${rows.join(', ')}
-      ${ADD_TO_SPEND}
-    )
-    `;
-  const text = `${spent}UPDATE accounts SET
-      balance_units = (balance_units::numeric + ${p.add(change.balance.toString())}::numeric)::text,
-      reserved_units = (reserved_units::numeric + ${p.add(change.reserved.toString())}::numeric)::text
-    WHERE id = ${p.add(accountId)}`;
-  return CompiledQuery.raw(text, p.values);
-}
+  UPDATE accounts SET
+    balance_units = (balance_units::numeric - COALESCE((SELECT sum(entry_amount::numeric) FROM charged), 0))::text,
+    reserved_units = (reserved_units::numeric - COALESCE((SELECT sum(amount_units::numeric) FROM released), 0))::text
+  WHERE id = $2 AND (EXISTS (SELECT 1 FROM released) OR EXISTS (SELECT 1 FROM charged))`;
 
 /** True in a settlement's statement once it wrote the generation's record (over its pending row, or whole). */
 const WRITTEN = '(EXISTS (SELECT 1 FROM closed) OR EXISTS (SELECT 1 FROM inserted))';
 
-const ADD_TO_SPEND = 'ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = (spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text';
 
 /** The hold deleted (`released`), the record written over its pending row (`closed`) or whole where there was none (`inserted`). */
 function endedHold(p: Parameters, holdId: string, record: Insertable<GenerationsTable>): string {

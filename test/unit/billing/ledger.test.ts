@@ -231,7 +231,7 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       expect(rows).toEqual([{ id: 'g1', instance_id: 'inst_a' }]);
     });
 
-    it('settlements of one account arriving together share transactions: each record written and charged once, the balance moved by their exact sum', async () => {
+    it('settlements of one account arriving together share writes: each record written and charged once, the balance and every spend row moved by their exact sum', async () => {
       const fixture = await funded('100');
       let writes = 0;
       const counted: Store = {
@@ -253,6 +253,12 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       const charges = await fixture.store.db.selectFrom('ledger_entries').select(['generation_id', 'amount_units']).where('kind', '=', 'charge').execute();
       expect(charges).toHaveLength(holds.length);
       expect(charges.reduce((sum, row) => sum + BigInt(row.amount_units), 0n)).toBe(spent);
+      // each scope's day (the holds' day) and lifetime total
+      const spend = await fixture.store.db.selectFrom('spend_usage').select(['scope', 'scope_id', 'day_start', 'amount_units']).orderBy('scope').orderBy('day_start').execute();
+      const { accountId, workspaceId, keyId } = fixture.owner;
+      expect(spend.map(({ scope, scope_id, day_start, amount_units }) => [scope, scope_id, Number(day_start) === LIFETIME_DAY ? 'lifetime' : 'day', amount_units])).toEqual([
+        ['account', accountId], ['key', keyId], ['workspace', workspaceId],
+      ].flatMap(([scope, owner]) => ['lifetime', 'day'].map((day) => [scope, owner, day, spent.toString()])));
       // NUL in a record's text is stored as U+FFFD, as when settled alone
       expect((await createGenerationReader(fixture.store).get('g7', fixture.owner.accountId))?.providerName).toBe('Sim \uFFFD 7');
     });
@@ -279,7 +285,7 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       });
     });
 
-    it('a batch of settlements whose transaction fails is written again one by one: only the settlement that cannot be written fails, and keeps its hold', async () => {
+    it('a batch of settlements whose write fails is written again one by one: only the settlement that cannot be written fails, and keeps its hold', async () => {
       const fixture = await funded('100');
       const ledger = createLedger(fixture.store);
       const holds = [];
