@@ -58,12 +58,14 @@ export class HoldBatches {
     }
     return this.store.write(async (tx) => {
       const tables = ledgerTables(this.store, tx);
-      // spend limits are judged under the account's lock, so that concurrent holds cannot both pass one
+      // spend limits are judged under the account's lock, so that concurrent holds cannot both pass
+      // one. The usage is asked for with the lock, after it: on PostgreSQL both go out at once, and
+      // the usage, a statement of its own, reads what was committed once the lock is held
       const accountId = holds[0]?.accountId ?? '';
-      const account = await tables.lockAccount(accountId);
-      if (!account) throw new Error(`account ${accountId} does not exist`);
       const usage = new BatchUsage(windows.flat());
-      usage.read(usage.windows.length > 0 ? await tables.usedIn(usage.windows) : []);
+      const [account, used] = await Promise.all([tables.lockAccount(accountId), usage.windows.length > 0 ? tables.usedIn(usage.windows) : []]);
+      if (!account) throw new Error(`account ${accountId} does not exist`);
+      usage.read(used);
       let reserved = account.reserved;
       const taken: HeldGeneration[] = [];
       const decisions = holds.map((hold, index): Decision => {

@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, usageOf, usageStatement, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
+import { accountBalanceOf, usageOf, type AccountRow, usageStatement, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 import { reserveAndHoldStatement, settleHoldStatement, settleHoldsStatement } from './postgres-ledger-statements.js';
 
@@ -24,13 +24,7 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
   };
   return {
     async lockAccount(accountId) {
-      const row = await tx
-        .selectFrom('accounts')
-        .select(['balance_units', 'reserved_units'])
-        .where('id', '=', accountId)
-        // not FOR UPDATE: that would also wait on (and deadlock with) the rows other holds insert referencing the account
-        .forNoKeyUpdate()
-        .executeTakeFirst();
+      const [row] = (await tx.executeQuery<AccountRow>(CompiledQuery.raw(LOCK_ACCOUNT_SQL, [accountId]))).rows;
       return row ? accountBalanceOf(row) : null;
     },
     async readAccount(accountId) {
@@ -90,6 +84,9 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
     },
   };
 }
+
+/** Not FOR UPDATE: that would also wait on (and deadlock with) the rows other holds insert referencing the account. */
+const LOCK_ACCOUNT_SQL = 'SELECT balance_units, reserved_units FROM accounts WHERE id = $1 FOR NO KEY UPDATE';
 
 function insertEntry(tx: Db, entry: LedgerEntry) {
   return tx.insertInto('ledger_entries').values({

@@ -1,5 +1,6 @@
-import { PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import type { Database } from './schema.js';
 import { storableParameters } from './storable-text.js';
 
 const INT8_OID = 20;
@@ -12,19 +13,35 @@ export interface PostgresTimeouts {
 
 export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 5_000, statementMs: 30_000 };
 
+/** PostgreSQL behind Kysely: the dialect, and write transactions whose statements are pipelined. */
+export interface PostgresEngine {
+  dialect: PostgresDialect;
+  /**
+   * Runs `work` in one transaction on one connection, whose statements go out as they are asked
+   * for, without waiting for the answers to the ones before (the server still runs them in their
+   * order): `BEGIN` goes out with the first, and statements asked for together (`Promise.all`)
+   * cost one round trip. Each statement still reads what was committed when it started (READ
+   * COMMITTED), so one asked for after a lock reads after the lock is held.
+   */
+  transaction<T>(work: (tx: Kysely<Database>) => Promise<T>): Promise<T>;
+}
+
 /**
  * A pg pool behind Kysely. BIGINT columns hold epoch milliseconds, which fit a JS number exactly,
  * so they are parsed as numbers (pg's default would be strings). Money is TEXT and never parsed here.
  * Every statement's parameters are made storable (see storable-text.ts): PostgreSQL refuses U+0000
- * in text, whether written or only looked up.
+ * in text, whether written or only looked up. The pool's connections run in pg's pipeline mode:
+ * statements asked of one connection together are sent together (Kysely's own transactions and
+ * connections still ask for one at a time; only `transaction` asks for several).
  */
-export function openPostgresDialect(url: string, maxConnections = 10, timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): PostgresDialect {
+export function openPostgresEngine(url: string, maxConnections = 10, timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): PostgresEngine {
   const pool = new pg.Pool({
     connectionString: url,
     max: maxConnections,
     // a server that does not answer, or a statement stuck behind a lock, is a 503 to repeat, not a request left hanging
     connectionTimeoutMillis: timeouts.connectMs,
     statement_timeout: timeouts.statementMs,
+    pipeline: true,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
@@ -33,11 +50,61 @@ export function openPostgresDialect(url: string, maxConnections = 10, timeouts: 
   // An idle connection the server or the network dropped: the pool discards it, and the next query
   // opens another (or fails, and its caller answers 503). Unheard, the event would end the process.
   pool.on('error', () => undefined);
-  return new PostgresDialect({ pool: storablePool(pool) });
+  const storable = storablePool(pool);
+  return { dialect: new PostgresDialect({ pool: storable }), transaction: (work) => pipelinedTransaction(storable, work) };
 }
 
-function storablePool(pool: pg.Pool): PostgresPool {
-  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+/** The query builder on one connection, asking for each statement as soon as it is run (see `PostgresEngine.transaction`). */
+const pipelinedBuilders = new WeakMap<PostgresPoolClient, Kysely<Database>>();
+
+function pipelinedBuilder(client: PostgresPoolClient): Kysely<Database> {
+  let builder = pipelinedBuilders.get(client);
+  if (!builder) {
+    // a pool of this one connection, handed out to every statement at once; `transaction` releases it
+    const only: PostgresPool = { connect: async () => ({ query: client.query, release: () => undefined }), end: async () => undefined };
+    builder = new Kysely<Database>({ dialect: new PostgresDialect({ pool: only }) });
+    pipelinedBuilders.set(client, builder);
+  }
+  return builder;
+}
+
+async function pipelinedTransaction<T>(pool: StorablePool, work: (tx: Kysely<Database>) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let healthy = true;
+  try {
+    // not awaited: it goes out with the first statement of `work`
+    const begun = client.query('BEGIN', []) as Promise<unknown>;
+    begun.catch(() => undefined);
+    try {
+      const result = await work(pipelinedBuilder(client));
+      await begun;
+      await client.query('COMMIT', []);
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK', []);
+      } catch {
+        // a connection that cannot roll back is not handed out again
+        healthy = false;
+      }
+      throw error;
+    }
+  } finally {
+    client.release(!healthy);
+  }
+}
+
+/** A pooled connection; released with `destroy`, it is closed rather than handed out again. */
+interface StorableClient extends PostgresPoolClient {
+  release(destroy?: boolean): void;
+}
+
+interface StorablePool extends PostgresPool {
+  connect(): Promise<StorableClient>;
+}
+
+function storablePool(pool: pg.Pool): StorablePool {
+  const clients = new WeakMap<pg.PoolClient, StorableClient>();
   return {
     async connect() {
       const client = await pool.connect();
@@ -83,12 +150,12 @@ function statementNames(): (sql: string) => string | undefined {
 
 const nameOf = statementNames();
 
-function storableClient(client: pg.PoolClient): PostgresPoolClient {
+function storableClient(client: pg.PoolClient): StorableClient {
   function query(sql: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
     if (typeof sql !== 'string') return client.query(sql as unknown as pg.Submittable);
     const values = storableParameters(parameters) as unknown[];
     const name = nameOf(sql);
     return name === undefined ? client.query(sql, values) : client.query({ name, text: sql, values });
   }
-  return { query: query as PostgresPoolClient['query'], release: () => client.release() };
+  return { query: query as PostgresPoolClient['query'], release: (destroy?: boolean) => client.release(destroy) };
 }

@@ -3,7 +3,7 @@ import { CommitNotices } from './commit-notices.js';
 import { parseDatabaseUrl } from './database-url.js';
 import { runMigrations } from './migrator.js';
 import type { Migration } from './migrations/migration.js';
-import { openPostgresDialect, type PostgresTimeouts } from './postgres-engine.js';
+import { openPostgresEngine, type PostgresTimeouts } from './postgres-engine.js';
 import type { Database } from './schema.js';
 import { openSqliteEngine } from './sqlite-engine.js';
 import { WriteBatcher } from './write-batcher.js';
@@ -64,14 +64,15 @@ function sqliteStore(path: string, checkpointThread: boolean): Store {
 }
 
 function postgresStore(url: string, poolSize?: number, timeouts?: PostgresTimeouts): Store {
-  const db = new Kysely<Database>({ dialect: openPostgresDialect(url, poolSize, timeouts) });
+  const engine = openPostgresEngine(url, poolSize, timeouts);
+  const db = new Kysely<Database>({ dialect: engine.dialect });
   const committed = new CommitNotices();
   return {
     db,
     engine: 'postgres',
     sqlite: null,
     committed,
-    write: committed.announcing((work) => db.transaction().execute(work)),
+    write: committed.announcing((work) => engine.transaction(work)),
     writeStatement: (work) => work(db),
     close: () => db.destroy(),
   };

@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAccount, createKey } from '../../../src/accounts/accounts.js';
 import { CLI_CHANGE } from '../../../src/accounts/audit.js';
 import { createKeyDirectory } from '../../../src/accounts/key-directory.js';
 import { readScopeUsage } from '../../../src/accounts/scope-usage.js';
 import { setSpendLimit } from '../../../src/accounts/spend-limits.js';
+import { dayStart } from '../../../src/accounts/usage-window.js';
 import type { KeyContext, LimitReset } from '../../../src/accounts/types.js';
 import { createLedger } from '../../../src/billing/ledger.js';
 import { parseUsd, type Units } from '../../../src/billing/money.js';
@@ -157,6 +159,25 @@ describe.each(STORE_ENGINES)('spend limits on three scopes, on $name', (engine) 
     }
     const reserved = await first.db.selectFrom('accounts').select('reserved_units').executeTakeFirstOrThrow();
     expect(BigInt(reserved.reserved_units)).toBe(parseUsd('10'));
+  });
+
+  it.skipIf(engine.name !== 'postgres')('a charge committed while a hold waits for the account\'s lock counts against its limit: the usage is read once the lock is held', async () => {
+    const [first, second] = await engine.openPair();
+    opened.push(second, first);
+    const fixture = await account(first);
+    const { workspaceId, accountId } = fixture.created;
+    await setSpendLimit(first, { scope: 'workspace', workspaceId }, { limit: parseUsd('1'), reset: 'daily' }, CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    const waiting = async () => Number((await sql<{ waiting: string }>`SELECT count(*) AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`.execute(first.db)).rows[0]?.waiting);
+    let hold: Promise<unknown> | undefined;
+    // another instance's settlement, holding the account's row while it writes its charge
+    await second.write(async (tx) => {
+      await sql`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`.execute(tx);
+      hold = createLedger(first).hold(request(key, 'g1', parseUsd('0.6'))).catch((error: unknown) => error);
+      while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await tx.insertInto('spend_usage').values({ scope: 'workspace', scope_id: workspaceId, day_start: dayStart(new Date()), amount_units: parseUsd('0.6').toString() }).execute();
+    });
+    expect(await hold).toMatchObject({ status: 402, metadata: { scope: 'workspace', used: parseUsd('0.6').toString() } });
   });
 
   it('holds of one account arriving together share transactions, and are judged in the order they came, as one after another', async () => {
