@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import { commitNow, type Store } from '../store/store.js';
 import { AccountQueues } from './account-queues.js';
 import { pendingGenerationRow } from './generations.js';
 import { ledgerTables } from './ledger-engine.js';
@@ -80,7 +80,10 @@ export class HoldBatches {
         taken.push(this.#held(hold));
         return null;
       });
-      if (!(await tables.reserveAndHold(taken))) throw new Error(`account ${accountId} could not reserve what its locked balance covers`);
+      const written = tables.reserveAndHold(taken);
+      // everything is decided: the commit goes out with the reserve
+      commitNow(tx);
+      if (!(await written)) throw new Error(`account ${accountId} could not reserve what its locked balance covers`);
       return decisions;
     });
   }

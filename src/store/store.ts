@@ -10,6 +10,7 @@ import { WriteBatcher } from './write-batcher.js';
 import type { Store } from './store-handle.js';
 
 export type { Db, Store } from './store-handle.js';
+export { commitNow } from './postgres-engine.js';
 
 export interface OpenStoreOptions {
   /** Apply pending migrations on open (default true). */

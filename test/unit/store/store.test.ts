@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../../src/store/database-url.js';
 import { runMigrations } from '../../../src/store/migrator.js';
 import { MIGRATIONS } from '../../../src/store/migrations/migration-list.js';
-import { openStore, type Store } from '../../../src/store/store.js';
+import { commitNow, openStore, type Db, type Store } from '../../../src/store/store.js';
 import { startWalCheckpoints } from '../../../src/store/wal-checkpoints.js';
+import { STORE_ENGINES } from '../../support/store-engines.js';
 
 const opened: Store[] = [];
 const dirs: string[] = [];
@@ -137,5 +138,66 @@ describe('SQLite write-ahead log checkpoints', () => {
     } finally {
       database.close();
     }
+  });
+});
+
+const postgres = STORE_ENGINES.find((engine) => engine.name === 'postgres');
+
+describe.skipIf(postgres === undefined)('postgres write transactions, their statements pipelined', () => {
+  async function openPostgres(): Promise<Store> {
+    const store = await postgres!.open();
+    opened.push(store);
+    return store;
+  }
+
+  const transactionId = (tx: Db) => sql<{ id: string }>`SELECT txid_current()::text AS id`.execute(tx).then(({ rows }) => rows[0]?.id);
+
+  it('statements asked for together run in one transaction, in the order asked, and commit once the work returns', async () => {
+    const store = await openPostgres();
+    await sql`CREATE TABLE pipelined (n INTEGER)`.execute(store.db);
+    const ids = await store.write(async (tx) => {
+      const asked = [1, 2, 3].map((n) => sql`INSERT INTO pipelined (n) VALUES (${n})`.execute(tx));
+      // asked for after the inserts, without waiting for them: it reads them, in their order
+      const [order] = await Promise.all([sql<{ ns: number[] }>`SELECT array_agg(n ORDER BY ctid) AS ns FROM pipelined`.execute(tx), ...asked]);
+      expect(order.rows[0]?.ns).toEqual([1, 2, 3]);
+      // not committed yet: another connection sees none of them
+      expect((await sql`SELECT n FROM pipelined`.execute(store.db)).rows).toEqual([]);
+      return Promise.all([transactionId(tx), transactionId(tx)]);
+    });
+    expect(new Set(ids).size).toBe(1);
+    expect((await sql<{ n: number }>`SELECT n FROM pipelined ORDER BY ctid`.execute(store.db)).rows.map((row) => row.n)).toEqual([1, 2, 3]);
+  });
+
+  it('commitNow commits behind the statements already asked for, in the same transaction; the work writes nothing after it', async () => {
+    const store = await openPostgres();
+    await sql`CREATE TABLE pipelined (n INTEGER)`.execute(store.db);
+    const [first, last] = await store.write(async (tx) => {
+      const opened = transactionId(tx);
+      const written = sql`INSERT INTO pipelined (n) VALUES (1)`.execute(tx);
+      const closing = transactionId(tx);
+      commitNow(tx);
+      await written;
+      return Promise.all([opened, closing]);
+    });
+    expect(last).toBe(first);
+    expect((await sql<{ n: number }>`SELECT n FROM pipelined`.execute(store.db)).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('a statement that fails rolls the whole transaction back, and the connection serves the next write', async () => {
+    const store = await openPostgres();
+    await sql`CREATE TABLE pipelined (n INTEGER NOT NULL)`.execute(store.db);
+    await expect(store.write(async (tx) => {
+      await Promise.all([sql`INSERT INTO pipelined (n) VALUES (1)`.execute(tx), sql`INSERT INTO pipelined (n) VALUES (NULL)`.execute(tx)]);
+    })).rejects.toThrow(/null value/);
+    await expect(store.write(async (tx) => {
+      const written = sql`INSERT INTO pipelined (n) VALUES (NULL)`.execute(tx);
+      commitNow(tx);
+      await written;
+    })).rejects.toThrow(/null value/);
+    expect((await sql`SELECT n FROM pipelined`.execute(store.db)).rows).toEqual([]);
+    await store.write(async (tx) => {
+      await sql`INSERT INTO pipelined (n) VALUES (2)`.execute(tx);
+    });
+    expect((await sql`SELECT n FROM pipelined`.execute(store.db)).rows).toEqual([{ n: 2 }]);
   });
 });
