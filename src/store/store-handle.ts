@@ -16,7 +16,9 @@ export interface Store {
    * A second process (the admin CLI) waits on the busy timeout. Two Stores on one SQLite file
    * inside one process must not write at the same time: better-sqlite3 waits synchronously.
    * On PostgreSQL it is an ordinary transaction: callers lock the rows they change
-   * (see `forUpdate`), accounts before holds, so concurrent writers cannot deadlock.
+   * (see `forUpdate`), accounts before holds, so concurrent writers cannot deadlock. Its statements
+   * are pipelined: each goes out as soon as it is asked for, so statements asked for together
+   * (`Promise.all`) cost one round trip, and `commitNow` sends the commit with the last of them.
    */
   write<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /**
