@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Db } from '../store/store.js';
-import { accountBalanceOf, usageOf, type AccountRow, usageStatement, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
+import { accountBalanceOf, usageOf, usageStatement, type AccountRow, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow } from './ledger-tables.js';
 import { sumUnits } from './money.js';
 import { reserveAndHoldStatement, settleHoldStatement, settleHoldsStatement } from './postgres-ledger-statements.js';
 

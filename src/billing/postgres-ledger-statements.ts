@@ -169,7 +169,6 @@ const SETTLE_HOLDS_SQL = `WITH input AS (
 /** True in a settlement's statement once it wrote the generation's record (over its pending row, or whole). */
 const WRITTEN = '(EXISTS (SELECT 1 FROM closed) OR EXISTS (SELECT 1 FROM inserted))';
 
-
 /** The hold deleted (`released`), the record written over its pending row (`closed`) or whole where there was none (`inserted`). */
 function endedHold(p: Parameters, holdId: string, record: Insertable<GenerationsTable>): string {
   return `released AS (DELETE FROM holds WHERE id = ${p.add(holdId)} RETURNING amount_units),

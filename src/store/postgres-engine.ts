@@ -61,7 +61,8 @@ function pipelinedBuilder(client: PostgresPoolClient): Kysely<Database> {
   let builder = pipelinedBuilders.get(client);
   if (!builder) {
     // a pool of this one connection, handed out to every statement at once; `transaction` releases it
-    const only: PostgresPool = { connect: async () => ({ query: client.query, release: () => undefined }), end: async () => undefined };
+    const shared: PostgresPoolClient = { query: client.query, release: () => undefined };
+    const only: PostgresPool = { connect: async () => shared, end: async () => undefined };
     builder = new Kysely<Database>({ dialect: new PostgresDialect({ pool: only }) });
     pipelinedBuilders.set(client, builder);
   }
