@@ -12,10 +12,12 @@ export interface SpendMove {
 }
 
 /**
- * The money several settlements move, gathered so that each engine writes it once: one balance write
- * per account (its balance and its reserve, each by the sum of what was added to it) and one write
- * per spend row. Each charge counts in the UTC day of its hold and in the lifetime total of its three
- * scopes. The spend rows of one account are those of its own key, workspace and account.
+ * The money several settlements move on SQLite, gathered so that it is written once: one balance
+ * write per account (its balance and its reserve, each by the sum of what was added to it) and one
+ * write per spend row. (On PostgreSQL a batch of settlements sums the same in its one statement,
+ * `settleHoldsStatement`, as a lone settlement's statement always has.) Each charge counts in the
+ * UTC day of its hold and in the lifetime total of its three scopes. The spend rows of one account
+ * are those of its own key, workspace and account.
  */
 export class MoneyMoves {
   readonly #accounts = new Map<string, { change: AccountBalance; spend: Map<string, SpendMove> }>();
