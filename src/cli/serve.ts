@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { Option, type Command } from 'commander';
 import { StartupError } from '../runtime/startup-error.js';
 import { renamedForSource } from './option-source.js';
@@ -32,9 +33,33 @@ export function registerServeCommand(program: Command): void {
     });
 }
 
+/**
+ * How far, in percent, V8 lets the old generation grow past what its last full collection kept
+ * before it collects again. Left to itself on a machine with memory to spare, V8 allows 300 %: a
+ * gateway keeping about 40 MiB lets its old generation reach about 130 MiB under load, nearly all
+ * of it requests' leftovers promoted there, and holds near 300 MiB. At 50 % it collects every few
+ * seconds under load instead of every fifteen (about 10 ms each, mostly beside the requests), and
+ * stays under 200 MiB (bench/README.md).
+ */
+export const HEAP_GROWING_PERCENT = 50;
+
+/**
+ * The V8 flag bounding the heap's growth, unless the process was started with a heap setting of
+ * its own (`node --heap-growing-percent=…`, `--max-old-space-size=…`, or the same in NODE_OPTIONS):
+ * an operator's choice stands.
+ */
+export function heapGrowthFlag(execArgv: readonly string[], nodeOptions = ''): string | undefined {
+  const given = [...execArgv, ...nodeOptions.split(/\s+/)];
+  const ownSetting = given.some((flag) => /^--(heap[-_]growing[-_]percent|max[-_]old[-_]space[-_]size|max[-_]heap[-_]size)\b/.test(flag));
+  return ownSetting ? undefined : `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
+}
+
 async function serve(options: ServeOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new StartupError('--port', `not a port number: ${JSON.stringify(options.port)}`);
+  // read by V8 each time it sizes the heap after a full collection, so it holds from here on
+  const heapGrowth = heapGrowthFlag(process.execArgv, process.env.NODE_OPTIONS);
+  if (heapGrowth) setFlagsFromString(heapGrowth);
   // SIGHUP reloads the config file (and, while starting or draining, does nothing): it never ends the process
   let reload = (): void => undefined;
   process.on('SIGHUP', () => reload());

@@ -7,7 +7,7 @@ import type { CatalogueResult } from '../catalogue/catalogue-schema.js';
 import { parseDatabaseUrl } from '../store/database-url.js';
 import { openStore, type Store } from '../store/store.js';
 import type { PostgresTimeouts } from '../store/postgres-engine.js';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { errorCause, redactedUrl, StartupError } from './startup-error.js';
 
 type ValidConfig = Extract<CatalogueResult, { ok: true }>;
@@ -78,6 +78,8 @@ export async function openRedis(url: string): Promise<Redis> {
     throw new StartupError('--redis', `not a URL: use redis://host:port or rediss://host:port`);
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new StartupError('--redis', `unsupported URL ${redactedUrl(url)}: use redis://host:port or rediss://host:port`);
+  // loaded only for a fleet: a single process never holds the client
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
   // a dropped connection is retried on its own; unheard, its error event would end the process
   let cause: unknown;

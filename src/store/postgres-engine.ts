@@ -1,5 +1,5 @@
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import { storableParameters } from './storable-text.js';
 
@@ -34,7 +34,9 @@ export interface PostgresEngine {
  * statements asked of one connection together are sent together (Kysely's own transactions and
  * connections still ask for one at a time; only `transaction` asks for several).
  */
-export function openPostgresEngine(url: string, maxConnections = 10, timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): PostgresEngine {
+export async function openPostgresEngine(url: string, maxConnections = 10, timeouts: PostgresTimeouts = DEFAULT_POSTGRES_TIMEOUTS): Promise<PostgresEngine> {
+  // loaded only when a database is PostgreSQL: a gateway on SQLite never holds the driver
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: maxConnections,

@@ -33,7 +33,7 @@ export interface OpenStoreOptions {
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   const location = parseDatabaseUrl(url);
   const store =
-    location.engine === 'sqlite' ? sqliteStore(location.path, options.checkpointThread ?? false) : postgresStore(location.url, options.poolSize, options.timeouts);
+    location.engine === 'sqlite' ? sqliteStore(location.path, options.checkpointThread ?? false) : await postgresStore(location.url, options.poolSize, options.timeouts);
   if (options.migrate ?? true) {
     try {
       await runMigrations(store, options.migrations);
@@ -64,8 +64,8 @@ function sqliteStore(path: string, checkpointThread: boolean): Store {
   };
 }
 
-function postgresStore(url: string, poolSize?: number, timeouts?: PostgresTimeouts): Store {
-  const engine = openPostgresEngine(url, poolSize, timeouts);
+async function postgresStore(url: string, poolSize?: number, timeouts?: PostgresTimeouts): Promise<Store> {
+  const engine = await openPostgresEngine(url, poolSize, timeouts);
   const db = new Kysely<Database>({ dialect: engine.dialect });
   const committed = new CommitNotices();
   return {
