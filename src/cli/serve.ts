@@ -37,11 +37,11 @@ export function registerServeCommand(program: Command): void {
  * How far, in percent, V8 lets the old generation grow past what its last full collection kept
  * before it collects again. Left to itself on a machine with memory to spare, V8 allows 300 %: a
  * gateway keeping about 40 MiB lets its old generation reach about 130 MiB under load, nearly all
- * of it requests' leftovers promoted there, and holds near 300 MiB. At 50 % it collects every few
- * seconds under load instead of every fifteen (about 10 ms each, mostly beside the requests), and
- * stays under 200 MiB (bench/README.md).
+ * of it requests' leftovers promoted there, and holds near 300 MiB. At 30 % it collects every
+ * second or two under load instead of every fifteen (each about 10 ms of pause, the marking mostly
+ * done beside the requests), and stays under 200 MiB (bench/README.md).
  */
-export const HEAP_GROWING_PERCENT = 50;
+export const HEAP_GROWING_PERCENT = 30;
 
 /**
  * The V8 flag bounding the heap's growth, unless the process was started with a heap setting of
