@@ -45,7 +45,7 @@ export const HEAP_GROWING_PERCENT = 30;
 
 /**
  * The V8 flag bounding the heap's growth, unless the process was started with a heap setting of
- * its own (`node --heap-growing-percent=…`, `--max-old-space-size=…`, or the same in NODE_OPTIONS):
+ * its own (`node --heap-growing-percent=…` or `--max-old-space-size=…`, the latter also in NODE_OPTIONS):
  * an operator's choice stands.
  */
 export function heapGrowthFlag(execArgv: readonly string[], nodeOptions = ''): string | undefined {

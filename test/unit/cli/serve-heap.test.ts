@@ -34,9 +34,10 @@ describe('the heap growth `switchyard serve` sets', () => {
     expect(heapGrowthFlag([], '')).toBe(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
     expect(heapGrowthFlag(['--enable-source-maps'], '--no-warnings')).toBe(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
     expect(heapGrowthFlag(['--max-old-space-size=4096'], '')).toBeUndefined();
-    expect(heapGrowthFlag([], '--no-warnings --heap-growing-percent=200')).toBeUndefined();
+    expect(heapGrowthFlag(['--heap-growing-percent=200'], '')).toBeUndefined();
+    expect(heapGrowthFlag([], '--no-warnings --max-old-space-size=2048')).toBeUndefined();
     expect(heapGrowthFlag(['--max_old_space_size=512'])).toBeUndefined();
-    expect(heapGrowthFlag([], '--max-heap-size=1024')).toBeUndefined();
+    expect(heapGrowthFlag(['--max-heap-size=1024'])).toBeUndefined();
   });
 
   it('set once the process runs, keeps the old generation within about 1.3× of what the process keeps (V8 alone lets it reach 3× and more)', () => {
