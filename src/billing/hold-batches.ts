@@ -17,10 +17,11 @@ type Decision = Error | null;
  * Holds kept in the database (PostgreSQL, where every instance reserves against the same rows),
  * taken together per account: the holds of an account that arrive while one of its batches is being
  * written wait, and are then decided in one transaction. The account's row is locked once, the
- * usage of every limited scope any of them names is read in one statement, each hold is judged in
- * turn (in the order they arrived) against that usage plus what the holds before it in the batch
- * took, exactly as if they had come one after another, and the ones that pass are written in one
- * statement. Concurrent holds of one account so share one lock, one read and one commit, where each
+ * charges of every limited scope any of them names are read in one statement (the scopes' open
+ * holds only where the account's whole reserve in their place would refuse one), each hold is
+ * judged in turn (in the order they arrived) against that usage plus what the holds before it in
+ * the batch took, exactly as if they had come one after another, and the ones that pass are written
+ * in one statement. Concurrent holds of one account so share one lock, one read and one commit, where each
  * would otherwise hold the account's row through a transaction of its own. A hold alone, with no
  * limit to judge, is one conditional write.
  */
@@ -59,33 +60,53 @@ export class HoldBatches {
     return this.store.write(async (tx) => {
       const tables = ledgerTables(this.store, tx);
       // spend limits are judged under the account's lock, so that concurrent holds cannot both pass
-      // one. The usage is asked for with the lock, after it: on PostgreSQL both go out at once, and
-      // the usage, a statement of its own, reads what was committed once the lock is held
+      // one. The charges are asked for with the lock, after it: on PostgreSQL both go out at once,
+      // and the charges, a statement of their own, read what was committed once the lock is held
       const accountId = holds[0]?.accountId ?? '';
       const usage = new BatchUsage(windows.flat());
-      const [account, used] = await Promise.all([tables.lockAccount(accountId), usage.windows.length > 0 ? tables.usedIn(usage.windows) : []]);
+      const [account, charged] = await Promise.all([
+        tables.lockAccount(accountId),
+        usage.windows.length > 0 ? tables.usedIn(usage.windows, 'charges') : [],
+      ]);
       if (!account) throw new Error(`account ${accountId} does not exist`);
-      usage.read(used);
-      let reserved = account.reserved;
-      const taken: HeldGeneration[] = [];
-      const decisions = holds.map((hold, index): Decision => {
-        try {
-          judgeSpendLimits(windows[index] ?? [], usage.usedIn(windows[index] ?? []), hold.amount);
-        } catch (refusal) {
-          return refusal as Error;
-        }
-        if (account.balance - reserved < hold.amount) return this.insufficient(hold.amount, { balance: account.balance, reserved });
-        reserved += hold.amount;
-        usage.add(hold);
-        taken.push(this.#held(hold));
-        return null;
-      });
-      const written = tables.reserveAndHold(taken);
+      // every open hold of a scope is one of the account's, and the account's reserve is what all of
+      // them hold: the charges plus the reserve are at least what each window used, so a hold that
+      // passes against them passes against what the window used. Only where one does not are the
+      // holds themselves read, which on PostgreSQL walks every hold row the account's traffic left
+      // for vacuum
+      usage.read(charged, account.reserved);
+      let judged = this.#judge(holds, windows, usage, account);
+      if (judged.limitRefused) {
+        usage.read(await tables.usedIn(usage.windows, 'charges and holds'), 0n);
+        judged = this.#judge(holds, windows, usage, account);
+      }
+      const written = tables.reserveAndHold(judged.taken);
       // everything is decided: the commit goes out with the reserve
       commitNow(tx);
       if (!(await written)) throw new Error(`account ${accountId} could not reserve what its locked balance covers`);
-      return decisions;
+      return judged.decisions;
     });
+  }
+
+  /** Each hold judged in turn against `usage` and the account's balance, grown by the holds before it that pass. */
+  #judge(holds: readonly Hold[], windows: readonly LimitWindow[][], usage: BatchUsage, account: AccountBalance) {
+    let reserved = account.reserved;
+    let limitRefused = false;
+    const taken: HeldGeneration[] = [];
+    const decisions = holds.map((hold, index): Decision => {
+      try {
+        judgeSpendLimits(windows[index] ?? [], usage.usedIn(windows[index] ?? []), hold.amount);
+      } catch (refusal) {
+        limitRefused = true;
+        return refusal as Error;
+      }
+      if (account.balance - reserved < hold.amount) return this.insufficient(hold.amount, { balance: account.balance, reserved });
+      reserved += hold.amount;
+      usage.add(hold);
+      taken.push(this.#held(hold));
+      return null;
+    });
+    return { decisions, taken, limitRefused };
   }
 
   #held(hold: Hold): HeldGeneration {
@@ -107,9 +128,9 @@ class BatchUsage {
     }
   }
 
-  /** What `usedIn` read for `windows`, in their order. */
-  read(used: readonly Units[]): void {
-    this.windows.forEach((window, index) => this.#used.set(windowKey(window), used[index] ?? 0n));
+  /** What `usedIn` read for `windows`, in their order, each plus `extra`; what holds were added before is forgotten. */
+  read(used: readonly Units[], extra: Units): void {
+    this.windows.forEach((window, index) => this.#used.set(windowKey(window), (used[index] ?? 0n) + extra));
   }
 
   usedIn(windows: readonly UsageWindow[]): Units[] {

@@ -102,15 +102,24 @@ class SqliteLedgerStatements {
   usage(windows: readonly UsageWindow[], accountId?: string): { account: AccountBalance | null; used: Units[] } {
     const remembered = this.#cache.read(accountId, windows);
     if (remembered) return remembered;
-    const { text, values } = usageStatement(windows, () => '?', accountId);
+    const read = this.#readUsage(windows, { accountId });
+    this.#cache.remember(accountId, read.account, windows, read.used);
+    return read;
+  }
+
+  /** What each window's scope was charged in it, read in one statement (not remembered). */
+  charges(windows: readonly UsageWindow[]): Units[] {
+    return this.#readUsage(windows, { parts: 'charges' }).used;
+  }
+
+  #readUsage(windows: readonly UsageWindow[], options: Parameters<typeof usageStatement>[2]): { account: AccountBalance | null; used: Units[] } {
+    const { text, values } = usageStatement(windows, () => '?', options);
     let statement = this.#usage.get(text);
     if (!statement) {
       statement = this.database.prepare(text);
       this.#usage.set(text, statement);
     }
-    const read = usageOf(statement.all(values) as UsageRow[], windows.length);
-    this.#cache.remember(accountId, read.account, windows, read.used);
-    return read;
+    return usageOf(statement.all(values) as UsageRow[], windows.length);
   }
 }
 
@@ -167,7 +176,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async writeAccount(accountId, next) {
       statements.writeAccount(accountId, next);
     },
-    usedIn: async (windows) => statements.usage(windows).used,
+    usedIn: async (windows, parts) => (parts === 'charges' ? statements.charges(windows) : statements.usage(windows).used),
     // the write batch's transaction already excludes every other writer: a read, then writes, is one step
     async reserveAndHold(holds) {
       const first = holds[0];

@@ -42,8 +42,8 @@ export interface LedgerTables {
   /** The account's balance as it reads now, locking nothing (what a refusal tells). */
   readAccount(accountId: string): Promise<AccountBalance | null>;
   writeAccount(accountId: string, next: AccountBalance): Promise<void>;
-  /** What each window's scope used in it (see `usageStatement`), read in one statement, in the windows' order. */
-  usedIn(windows: readonly UsageWindow[]): Promise<Units[]>;
+  /** What each window's scope used in it, of `parts` (see `usageStatement`), read in one statement, in the windows' order. */
+  usedIn(windows: readonly UsageWindow[], parts: UsageParts): Promise<Units[]>;
   /**
    * Reserves the holds' total amount of their account's spendable balance and inserts each open
    * hold (taken at its `heldAt`), stamped with the instance that took it, with its pending
@@ -164,31 +164,39 @@ export interface UsageRow {
 /** The account's own row among the usage rows. */
 const ACCOUNT_PART = -1;
 
+/** What a usage read counts of a window: its scope's charges alone, or its open holds too. */
+export type UsageParts = 'charges' | 'charges and holds';
+
 /**
  * One statement reading what each window's scope used in it: its charges (its spend rows of the UTC
- * days from `start`, or its lifetime row) and the amounts of its open holds taken since `start`, as
- * rows tagged with the window's position; with `accountId`, the account's balance and reserve too.
- * One statement is one round trip on PostgreSQL and one read on SQLite, where every read outside a
- * transaction starts one of its own. `placeholder(n)` writes the engine's n-th parameter (from 1);
- * the text depends only on how many windows there are and which are lifetime ones, so an engine may
- * prepare it once.
+ * days from `start`, or its lifetime row) and, unless `parts` is 'charges', the amounts of its open
+ * holds taken since `start`, as rows tagged with the window's position; with `accountId`, the
+ * account's balance and reserve too. One statement is one round trip on PostgreSQL and one read on
+ * SQLite, where every read outside a transaction starts one of its own. `placeholder(n)` writes the
+ * engine's n-th parameter (from 1); the text depends only on how many windows there are, which are
+ * lifetime ones and the parts, so an engine may prepare it once.
  */
-export function usageStatement(windows: readonly UsageWindow[], placeholder: (position: number) => string, accountId?: string): { text: string; values: unknown[] } {
+export function usageStatement(
+  windows: readonly UsageWindow[],
+  placeholder: (position: number) => string,
+  { accountId, parts = 'charges and holds' }: { accountId?: string | undefined; parts?: UsageParts } = {},
+): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const bind = (value: unknown) => {
     values.push(value);
     return placeholder(values.length);
   };
-  const parts: string[] = [];
-  if (accountId !== undefined) parts.push(`SELECT ${ACCOUNT_PART} AS part, balance_units AS amount_units, reserved_units FROM accounts WHERE id = ${bind(accountId)}`);
+  const selects: string[] = [];
+  if (accountId !== undefined) selects.push(`SELECT ${ACCOUNT_PART} AS part, balance_units AS amount_units, reserved_units FROM accounts WHERE id = ${bind(accountId)}`);
   windows.forEach(({ ref, start }, part) => {
     // parameters are bound in the order they appear: SQLite's `?` are numbered by position
     const charged = `SELECT ${part} AS part, amount_units, NULL AS reserved_units FROM spend_usage WHERE scope = ${bind(ref.scope)} AND scope_id = ${bind(ref.id)}`;
-    parts.push(`${charged} AND ${start === null ? `day_start = ${LIFETIME_DAY}` : `day_start >= ${bind(start)}`}`);
+    selects.push(`${charged} AND ${start === null ? `day_start = ${LIFETIME_DAY}` : `day_start >= ${bind(start)}`}`);
+    if (parts === 'charges') return;
     const held = `SELECT ${part} AS part, amount_units, NULL AS reserved_units FROM holds WHERE ${HOLD_OWNER_COLUMN[ref.scope]} = ${bind(ref.id)}`;
-    parts.push(start === null ? held : `${held} AND created_at >= ${bind(start)}`);
+    selects.push(start === null ? held : `${held} AND created_at >= ${bind(start)}`);
   });
-  return { text: parts.join(' UNION ALL '), values };
+  return { text: selects.join(' UNION ALL '), values };
 }
 
 /** The usage rows summed: what each of `count` windows used, and the account's balance where it was read (null: no such account). */

@@ -143,6 +143,19 @@ describe.each(STORE_ENGINES)('spend limits on three scopes, on $name', (engine) 
     expect(usage).toMatchObject({ total: parseUsd('1'), daily: parseUsd('0.5') });
   });
 
+  it("a scope is judged on its own open holds, not on the whole account's reserve: another workspace's holds take nothing of its limit", async () => {
+    const fixture = await account();
+    await setSpendLimit(fixture.store, { scope: 'workspace', workspaceId: fixture.created.workspaceId }, { limit: parseUsd('1'), reset: 'daily' }, CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    const ledger = createLedger(fixture.store);
+    await ledger.hold(request(await fixture.context(fixture.otherKey), 'g1', parseUsd('50')));
+    await ledger.hold(request(key, 'g2', parseUsd('0.8')));
+    const error = await refusal(ledger.hold(request(key, 'g3', parseUsd('0.3'))));
+    expect(error.metadata).toMatchObject({ scope: 'workspace', used: parseUsd('0.8').toString() });
+    const reserved = await fixture.store.db.selectFrom('accounts').select('reserved_units').executeTakeFirstOrThrow();
+    expect(BigInt(reserved.reserved_units)).toBe(parseUsd('50.8'));
+  });
+
   it('64 concurrent holds against a workspace limit covering 10 never overspend it, from two connections', async () => {
     const [first, second] = await engine.openPair();
     opened.push(second, first);
