@@ -56,6 +56,8 @@ export interface GatewayOptions {
   recovery?: Partial<RecoverySettings>;
   /** The measured figures' clock and sync interval (see runtime/build-services.ts). */
   figures?: FiguresOptions;
+  /** Runs once everything is built, just before the port opens (`switchyard serve` gives back the start-up's memory there). */
+  beforeListen?: () => Promise<void>;
 }
 
 /** What the capability checks of a running gateway offer beside their background task. */
@@ -153,6 +155,11 @@ async function openGateway(options: GatewayOptions, rollback: Rollback): Promise
   const app = await buildApp(services);
   await registerWebPages(app, services);
   rollback.push(() => app.close());
+  if (options.beforeListen) {
+    // the routes' schemas and serializers are compiled by `ready`: before, so they are built by then
+    await app.ready();
+    await options.beforeListen();
+  }
   await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port ?? 8080;

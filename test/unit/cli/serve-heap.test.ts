@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapGrowthFlag } from '../../../src/cli/serve.js';
+import { HEAP_GROWING_PERCENT, heapGrowthFlag, releaseStartupMemory } from '../../../src/cli/serve.js';
 
 /**
  * A process keeping about 50 MiB (its own 30 and a rolling window of 20 that lives long enough to be
@@ -45,5 +46,22 @@ describe('the heap growth `switchyard serve` sets', () => {
     expect(flag).toBeDefined();
     // about 80 MiB with the flag; about 190 MiB without it on a machine with memory to spare
     expect(oldGenerationPeakMiB(flag ?? '')).toBeLessThan(110);
+  });
+});
+
+describe('the memory `switchyard serve` gives back before its port opens', () => {
+  const youngGenerationMiB = () => (getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0) / 2 ** 20;
+
+  it('includes the young generation a start-up grew', async () => {
+    // as a start-up grows it: objects that outlive a scavenge or two, by the hundred thousand
+    let survivors: Array<{ index: number }> = [];
+    for (let index = 0; index < 2_000_000; index += 1) {
+      survivors.push({ index });
+      if (survivors.length > 200_000) survivors = [];
+    }
+    expect(youngGenerationMiB()).toBeGreaterThan(8);
+    await releaseStartupMemory();
+    expect(youngGenerationMiB()).toBeLessThanOrEqual(2);
+    expect(survivors.length).toBeGreaterThan(0);
   });
 });
