@@ -1,4 +1,4 @@
-import { Session } from 'node:inspector';
+import type { Session } from 'node:inspector';
 import { setFlagsFromString } from 'node:v8';
 import { Option, type Command } from 'commander';
 import { StartupError } from '../runtime/startup-error.js';
@@ -67,7 +67,9 @@ export function heapGrowthFlag(execArgv: readonly string[], nodeOptions = ''): s
 export async function releaseStartupMemory(): Promise<void> {
   let session: Session;
   try {
-    session = new Session();
+    // imported here: on a Node built without the inspector the import itself throws
+    const inspector = await import('node:inspector');
+    session = new inspector.Session();
     session.connect();
   } catch {
     return;
