@@ -89,4 +89,21 @@ describe('start-up warnings', () => {
       msg: 'providers[0].api_key_env: SIM_A_KEY is not set: requests to provider sim-a carry no credential',
     })]);
   });
+
+  it('beforeListen runs once, after every route is ready and before the port opens', async () => {
+    const lines: { msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as { msg: string }) });
+    const listeningLines = () => lines.filter((line) => line.msg.startsWith('Server listening')).length;
+    const calls: number[] = [];
+    const gateway = await startGateway({ configPath: config, databaseUrl: 'sqlite::memory:', port: 0, logger, env: {}, beforeListen: async () => {
+      calls.push(listeningLines());
+    } });
+    try {
+      expect(calls).toEqual([0]);
+      expect(listeningLines()).toBe(1);
+      expect((await fetch(`${gateway.url}/api/v1/models`)).status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
 });

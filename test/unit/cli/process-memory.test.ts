@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapGrowthFlag, releaseStartupMemory } from '../../../src/cli/serve.js';
+import { HEAP_GROWING_PERCENT, heapGrowthFlag, releaseStartupMemory } from '../../../src/cli/process-memory.js';
 
 /**
  * A process keeping about 50 MiB (its own 30 and a rolling window of 20 that lives long enough to be
