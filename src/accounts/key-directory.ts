@@ -20,8 +20,9 @@ export interface KeyDirectoryOptions {
 /**
  * Keys as the HTTP layer sees them. Valid keys are served from a bounded in-memory cache that is
  * dropped whenever the key revision moved (every revocation, suspension or change of a key's
- * settings advances it in the same transaction, from any process), so a revocation is honoured by
- * the very next request on SQLite and PostgreSQL alike.
+ * settings advances it in the same transaction, from any process), so a revocation is honoured as
+ * soon as the revision source reads it: by default at the very next request, on SQLite and
+ * PostgreSQL alike (the gateway's sources: fleet-caches.ts).
  */
 export function createKeyDirectory(store: Store, options: KeyDirectoryOptions = {}): KeyDirectory {
   const now = options.now ?? (() => new Date());

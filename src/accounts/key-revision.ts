@@ -1,5 +1,7 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import { announceOnCommit } from '../store/commit-notices.js';
+import { ForeignCommits } from '../store/foreign-commits.js';
 import type { Db, Store } from '../store/store.js';
 
 /**
@@ -38,6 +40,27 @@ export function keyRevisionReader(store: Store): KeyRevisionReader {
       });
     }
     return pending;
+  };
+}
+
+/**
+ * The key revision of a SQLite database this process serves, without a reading per request: the
+ * revision last read holds until keys may have changed, that is until a write of this process that
+ * changed them commits (`store.committed`), or another connection commits anything (the admin CLI;
+ * `ForeignCommits`, looked for at most every 10 ms). A revocation made here is honoured by the next
+ * request, one made by the admin CLI within 10 ms of its commit.
+ */
+export function sqliteKeyRevision(store: Store, database: BetterSqlite3.Database): KeyRevisionReader {
+  const statement = database.prepare<[], number>(REVISION_SQL).pluck();
+  const foreignCommits = ForeignCommits.of(database);
+  let known: { revision: number; foreignVersion: number } | undefined;
+  store.committed.on('keys', () => {
+    known = undefined;
+  });
+  return () => {
+    const foreignVersion = foreignCommits.version();
+    if (known?.foreignVersion !== foreignVersion) known = { revision: statement.get() ?? 0, foreignVersion };
+    return Promise.resolve(known.revision);
   };
 }
 

@@ -1,16 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
+import { ForeignCommits } from '../store/foreign-commits.js';
 import { sqliteRollbacks } from '../store/write-batcher.js';
 import type { AccountBalance, UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
-
-/**
- * How often another connection's commits are looked for. `PRAGMA data_version` starts a read of the
- * log's index, 6 to 8 µs under load; another process only ever adds credit (the admin CLI), so a
- * deposit is seen within this long and nothing can be overspent meanwhile.
- */
-const VERSION_EVERY_MS = 10;
 
 /** Past this many remembered values the cache starts again (windows of past days are never read again). */
 const MOST_REMEMBERED = 50_000;
@@ -22,8 +16,9 @@ const MOST_REMEMBERED = 50_000;
  * cache the value they wrote (a balance) or added (a spend row). The cache starts again when that
  * can no longer be trusted:
  *
- * - another connection committed (SQLite's `data_version`, read at most every 10 ms: the admin CLI
- *   adding credit);
+ * - another connection committed (`ForeignCommits`, looked for at most every 10 ms): the admin CLI
+ *   adding credit. Another process only ever adds credit, so a deposit is seen within 10 ms and
+ *   nothing can be overspent meanwhile;
  * - the write batch undid writes (a savepoint or a batch rolled back, `sqliteRollbacks`), which
  *   may have been told to the cache;
  * - a hold was written to the `holds` table (those count in a scope's usage). Usage is remembered
@@ -35,14 +30,13 @@ export class MoneyReadCache {
   /** Per scope, per owner: what each window (by its start; null for all time) was charged. */
   readonly #charged: Record<SpendScope, Map<string, Map<number | null, Units>>> = { key: new Map(), workspace: new Map(), account: new Map() };
   #size = 0;
-  readonly #dataVersion: BetterSqlite3.Statement;
+  readonly #foreignCommits: ForeignCommits;
   readonly #anyHold: BetterSqlite3.Statement;
-  #seenVersion: unknown = null;
+  #seenVersion = -1;
   #seenRollbacks = -1;
-  #versionReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly database: BetterSqlite3.Database) {
-    this.#dataVersion = database.prepare('PRAGMA data_version').pluck();
+    this.#foreignCommits = ForeignCommits.of(database);
     this.#anyHold = database.prepare('SELECT 1 FROM holds LIMIT 1').pluck();
   }
 
@@ -103,10 +97,7 @@ export class MoneyReadCache {
 
   #check(): void {
     const rollbacks = sqliteRollbacks(this.database);
-    const now = performance.now();
-    if (rollbacks === this.#seenRollbacks && now - this.#versionReadAt < VERSION_EVERY_MS) return;
-    const version = this.#dataVersion.get();
-    this.#versionReadAt = now;
+    const version = this.#foreignCommits.version();
     if (version === this.#seenVersion && rollbacks === this.#seenRollbacks) return;
     this.#forget();
     this.#seenVersion = version;

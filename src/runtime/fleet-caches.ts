@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { KeyRevisionWatch, keyRevisionReader, type KeyRevisionReader } from '../accounts/key-revision.js';
+import { KeyRevisionWatch, keyRevisionReader, sqliteKeyRevision, type KeyRevisionReader } from '../accounts/key-revision.js';
 import { periodicTask, type BackgroundTask } from '../cluster/background.js';
 import { NO_SIGNALS, redisSignals, type FleetSignals } from '../cluster/fleet-signals.js';
 import type { MeasuredEndpointFigures } from '../stats/measured-figures.js';
@@ -19,9 +19,10 @@ export interface FleetCaches {
 }
 
 /**
- * How this instance's copies follow changes made by others. Without Redis the key cache reads the
- * key revision once per turn of the event loop (a prepared statement on SQLite, a round trip on
- * PostgreSQL), so a change from any process is honoured by the next request. With Redis, a key
+ * How this instance's copies follow changes made by others. Without Redis, on SQLite, the key cache
+ * reads the key revision again once this process changed keys or another connection committed
+ * (`sqliteKeyRevision`: the admin CLI's changes within 10 ms); on PostgreSQL once per turn of the
+ * event loop, so a change from any instance is honoured by the next request. With Redis, a key
  * change committed here is published; the others drop their caches when they hear it, read the
  * revision only then (and twice a second, for changes the admin command line made), and go back
  * to a reading per turn whenever they stop hearing signals. Stored figures are signalled too, so
@@ -36,8 +37,8 @@ export function followFleet(inputs: {
   figures: Pick<MeasuredEndpointFigures, 'refresh'>;
 }): FleetCaches {
   const { store, redis, logger, metrics } = inputs;
+  if (!redis) return { signals: NO_SIGNALS, keyRevision: store.sqlite ? sqliteKeyRevision(store, store.sqlite) : keyRevisionReader(store), tasks: [] };
   const perTurn = keyRevisionReader(store);
-  if (!redis) return { signals: NO_SIGNALS, keyRevision: perTurn, tasks: [] };
   const signals = redisSignals(redis, { instanceId: inputs.instanceId, logger, heard: (signal, delayMs) => metrics.signalHeard(signal, delayMs) });
   const watch = new KeyRevisionWatch(perTurn, () => signals.listening);
   store.committed.on('keys', () => {

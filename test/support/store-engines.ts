@@ -46,7 +46,8 @@ async function freshPostgresStores(): Promise<[Store, Store]> {
   return [first, second];
 }
 
-async function freshSqliteStores(): Promise<[Store, Store]> {
+/** Two stores on one fresh SQLite file: two connections, as a gateway and the admin CLI have. */
+export async function freshSqliteStores(): Promise<[Store, Store]> {
   const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-pair-')), 'db.sqlite')}`;
   return [await openStore(url), await openStore(url)];
 }

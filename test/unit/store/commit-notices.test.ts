@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bumpKeyRevision, KeyRevisionWatch } from '../../../src/accounts/key-revision.js';
+import { bumpKeyRevision, KeyRevisionWatch, sqliteKeyRevision } from '../../../src/accounts/key-revision.js';
 import type { Store } from '../../../src/store/store.js';
-import { STORE_ENGINES } from '../../support/store-engines.js';
+import { freshSqliteStores, STORE_ENGINES } from '../../support/store-engines.js';
 
 const opened: Store[] = [];
 
@@ -91,5 +91,37 @@ describe('the key revision as a fleet instance knows it', () => {
     release(2);
     expect(await next).toBe(2);
     expect(reads).toBe(2);
+  });
+});
+
+describe('the key revision of a SQLite database this process serves', () => {
+  async function pair() {
+    const [gateway, admin] = await freshSqliteStores();
+    opened.push(gateway, admin);
+    if (!gateway.sqlite) throw new Error('not a SQLite store');
+    return { gateway, admin, read: sqliteKeyRevision(gateway, gateway.sqlite), sqlite: gateway.sqlite };
+  }
+
+  it('the last reading holds until a write of this process changes keys: no reading per request', async () => {
+    const { gateway, read, sqlite } = await pair();
+    const first = await read();
+    // a change nothing announces (not one a gateway makes) shows that the revision is not read again
+    sqlite.prepare('UPDATE key_revision SET revision = revision + 100 WHERE id = 1').run();
+    expect(await read()).toBe(first);
+    await gateway.write((tx) => bumpKeyRevision(tx));
+    expect(await read()).toBe(first + 101);
+  });
+
+  it("another connection's change (the admin CLI) is read once it is looked for (every 10 ms)", async () => {
+    const { admin, read } = await pair();
+    const first = await read();
+    await admin.write((tx) => bumpKeyRevision(tx));
+    const committedAt = performance.now();
+    let revision = await read();
+    while (revision === first && performance.now() - committedAt < 1_000) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      revision = await read();
+    }
+    expect(revision).toBe(first + 1);
   });
 });
