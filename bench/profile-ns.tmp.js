@@ -35,7 +35,7 @@ async function loadGateway(gateway, config, seconds) {
     const replies = await measureReplies({ ...load, body: JSON.stringify(large(target.model)) });
     return `non-streamed ${replies.rps.toFixed(0)} req/s (${process.env.BENCH_BODY})`;
   }
-  const replies = await measureReplies({ ...load, body: replyBody(target.model) });
+  const replies = process.env.ST_ONLY ? { rps: 0 } : await measureReplies({ ...load, body: replyBody(target.model) });
   const streams = process.env.NS_ONLY ? { rps: 0 } : await measureStreams({ ...load, body: streamBody(target.model) });
   return `non-streamed ${replies.rps.toFixed(0)} req/s, streamed ${streams.rps.toFixed(0)} req/s`;
 }

@@ -9,11 +9,12 @@ export interface ChatUsage {
   cost: number;
 }
 
-/** Counts omitted when unreported, `total_tokens` only when both are known, `cost` always. */
+/** Counts omitted when unreported, `total_tokens` only when both are known, `cost` always, and last (as hosted marketplaces render it). */
 export function encodeChatUsage({ usage, cost }: ReplyAccounting): ChatUsage {
-  const encoded: ChatUsage = { cost };
-  if (!usage) return encoded;
+  if (!usage) return { cost };
   const { promptTokens, completionTokens, cachedTokens, cacheWriteTokens, reasoningTokens } = usage;
+  // members are added in the order they are rendered; a literal with every member would render the absent ones
+  const encoded: Partial<ChatUsage> = {};
   if (promptTokens !== undefined) encoded.prompt_tokens = promptTokens;
   if (completionTokens !== undefined) encoded.completion_tokens = completionTokens;
   if (promptTokens !== undefined && completionTokens !== undefined) encoded.total_tokens = promptTokens + completionTokens;
@@ -22,7 +23,6 @@ export function encodeChatUsage({ usage, cost }: ReplyAccounting): ChatUsage {
     if (cacheWriteTokens !== undefined) encoded.prompt_tokens_details.cache_write_tokens = cacheWriteTokens;
   }
   if (reasoningTokens !== undefined) encoded.completion_tokens_details = { reasoning_tokens: reasoningTokens };
-  // Keep `cost` last, as hosted marketplaces render it.
-  const { cost: last, ...counts } = encoded;
-  return { ...counts, cost: last };
+  encoded.cost = cost;
+  return encoded as ChatUsage;
 }
