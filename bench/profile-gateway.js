@@ -4,7 +4,8 @@
  * not in the profile; then prints the time by stage of a request (ledger, upstream call, streams,
  * HTTP, …), the modules and functions with the most self time (idle excluded) and the inclusive
  * time of the gateway's own functions. BENCH_BODY=prompt or tools profiles a large request instead
- * (a 100 KB prompt or 200 tools, non-streamed only). BENCH_SECONDS sets the
+ * (a 100 KB prompt or 200 tools, non-streamed only); BENCH_MODES=replies or streams profiles one
+ * mode alone (default both). BENCH_CONNECTIONS and BENCH_SECONDS set the load's connections and the
  * measured seconds per mode (default 10); BENCH_PROFILE_DIR keeps the `.cpuprofile` there for
  * Chrome DevTools (default: a temporary folder, removed afterwards).
  */
@@ -35,9 +36,11 @@ async function loadGateway(gateway, config, seconds) {
     const replies = await measureReplies({ ...load, body: JSON.stringify(large(target.model)) });
     return `non-streamed ${replies.rps.toFixed(0)} req/s (${process.env.BENCH_BODY})`;
   }
-  const replies = await measureReplies({ ...load, body: replyBody(target.model) });
-  const streams = await measureStreams({ ...load, body: streamBody(target.model) });
-  return `non-streamed ${replies.rps.toFixed(0)} req/s, streamed ${streams.rps.toFixed(0)} req/s`;
+  const modes = (process.env.BENCH_MODES ?? 'replies streams').split(/\s+/);
+  const measured = [];
+  if (modes.includes('replies')) measured.push(`non-streamed ${(await measureReplies({ ...load, body: replyBody(target.model) })).rps.toFixed(0)} req/s`);
+  if (modes.includes('streams')) measured.push(`streamed ${(await measureStreams({ ...load, body: streamBody(target.model) })).rps.toFixed(0)} req/s`);
+  return measured.join(', ');
 }
 
 function print(title, rows) {
