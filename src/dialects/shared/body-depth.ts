@@ -12,12 +12,25 @@ const SHOWN_SEGMENTS = 6;
 
 /**
  * Refuses (400 naming the path) a body nesting deeper than the limit. Recursion goes no deeper than
- * the limit itself, so a body of any depth is judged without exhausting the call stack; arrays are
- * walked by index and objects by their own keys, with nothing allocated unless a path is refused.
+ * the limit itself, so a body of any depth is judged without exhausting the call stack. The walk
+ * that judges allocates nothing (arrays by index, objects with `for…in`: a parsed body's objects
+ * have no enumerable inherited members); the path is looked for only once a body is refused.
  */
 export function assertBodyDepth(body: unknown, limit = MAX_BODY_DEPTH): void {
-  const keys = pathPastLimit(body, 1, limit);
-  if (keys) throw invalidRequest(abbreviatedPath(keys), `nested deeper than ${limit} levels`);
+  if (!nestsPastLimit(body, 1, limit)) return;
+  throw invalidRequest(abbreviatedPath(pathPastLimit(body, 1, limit) ?? []), `nested deeper than ${limit} levels`);
+}
+
+/** Whether `value` (at level `depth`) holds an object or array nested past `limit`. */
+function nestsPastLimit(value: unknown, depth: number, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > limit) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) if (nestsPastLimit(value[index], depth + 1, limit)) return true;
+    return false;
+  }
+  for (const key in value) if (nestsPastLimit((value as Record<string, unknown>)[key], depth + 1, limit)) return true;
+  return false;
 }
 
 /** The keys from `value` (at level `depth`) down to the first object or array nested past `limit`; null where none is. */
