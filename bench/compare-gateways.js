@@ -6,7 +6,9 @@
  * ratio than two `gateway-cpu.js` runs one after the other. Requests per second are printed too: time
  * the gateway spends waiting (on the disk, say) costs no CPU but still lowers them. BENCH_COMPARE_ROUNDS (default 10) and
  * BENCH_COMPARE_BURST_SECONDS (default 2) set the rounds and the length of each burst;
- * BENCH_CONNECTIONS applies.
+ * BENCH_CONNECTIONS applies. BENCH_UPSTREAM_URL names an OpenAI-compatible upstream already running
+ * (the peers harness' mock-upstream.mjs, which sends a stream's chunks one event-loop turn apart) to
+ * serve both instead of the simulator.
  */
 import { resolve } from 'node:path';
 import { readBenchConfig } from './bench-config.js';
@@ -45,11 +47,12 @@ async function burst(gateway, mode, seconds, tally) {
   entry.failed += result.failed ?? result.errors ?? 0;
 }
 
-const sim = await startService('serve-simulator.js');
+const upstream = process.env.BENCH_UPSTREAM_URL;
+const sim = upstream ? undefined : await startService('serve-simulator.js');
 const gateways = [];
 try {
   for (const dir of dirs) {
-    const service = await startService(`${dir}/bench/serve-gateway.js`, { env: { BENCH_SIM_URL: sim.info.url } });
+    const service = await startService(`${dir}/bench/serve-gateway.js`, { env: { BENCH_SIM_URL: upstream ?? sim.info.url } });
     const tally = Object.fromEntries(MODES.map((mode) => [mode.name, { micros: 0, count: 0, failed: 0 }]));
     gateways.push({ dir, service, tally });
   }
@@ -70,5 +73,5 @@ try {
   console.log(`B / A: ${MODES.map((mode) => `${mode.name} ${(perRequest(b, mode) / perRequest(a, mode)).toFixed(3)}`).join(', ')}`);
 } finally {
   for (const gateway of gateways) await gateway.service.stop();
-  await sim.stop();
+  await sim?.stop();
 }

@@ -7,7 +7,9 @@
  * (a 100 KB prompt or 200 tools, non-streamed only); BENCH_MODES=replies or streams profiles one
  * mode alone (default both). BENCH_CONNECTIONS and BENCH_SECONDS set the load's connections and the
  * measured seconds per mode (default 10); BENCH_PROFILE_DIR keeps the `.cpuprofile` there for
- * Chrome DevTools (default: a temporary folder, removed afterwards).
+ * Chrome DevTools (default: a temporary folder, removed afterwards). BENCH_UPSTREAM_URL names an
+ * OpenAI-compatible upstream already running (the peers harness' mock-upstream.mjs, say) to serve
+ * the gateway instead of the simulator.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,8 +51,9 @@ function print(title, rows) {
 }
 
 async function profile(file, config) {
-  const sim = await startService('serve-simulator.js');
-  const gateway = await startService('serve-gateway.js', { env: { BENCH_SIM_URL: sim.info.url } });
+  const upstream = process.env.BENCH_UPSTREAM_URL;
+  const sim = upstream ? undefined : await startService('serve-simulator.js');
+  const gateway = await startService('serve-gateway.js', { env: { BENCH_SIM_URL: upstream ?? sim.info.url } });
   try {
     await loadGateway(gateway, config, config.warmupSeconds);
     await gateway.startProfiling();
@@ -59,7 +62,7 @@ async function profile(file, config) {
     return throughput;
   } finally {
     await gateway.stop();
-    await sim.stop();
+    await sim?.stop();
   }
 }
 
@@ -68,7 +71,8 @@ const dir = process.env.BENCH_PROFILE_DIR ?? (await mkdtemp(join(tmpdir(), 'swit
 const file = join(dir, `gateway-${Date.now()}.cpuprofile`);
 const throughput = await profile(file, config);
 const summary = summarizeProfile(JSON.parse(await readFile(file, 'utf8')));
-console.log(`${throughput}; gateway main thread busy ${summary.busyMs.toFixed(0)} ms of ${(LARGE_BODIES[process.env.BENCH_BODY ?? ""] ? 1 : 2) * config.seconds} s`);
+const modes = LARGE_BODIES[process.env.BENCH_BODY ?? ''] ? 1 : throughput.split(', ').length;
+console.log(`${throughput}; gateway main thread busy ${summary.busyMs.toFixed(0)} ms of ${modes * config.seconds} s`);
 print('Time by stage of a request (each sample in the first stage its stack names, leaf up)', summary.stages);
 print('Self time by module', summary.modules.slice(0, 15));
 print('Self time by function', summary.functions);

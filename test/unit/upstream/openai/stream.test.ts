@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OpenAiStreamDecoder, INCOMPLETE_STREAM_MESSAGE } from '../../../../src/upstream/openai/stream.js';
 import type { CoreEvent } from '../../../../src/core/events.js';
 
@@ -126,5 +126,74 @@ describe('OpenAI-compatible stream decoder', () => {
     const events = decode([chunk({ content: 'a' }, 'stop'), { choices: [], usage: { completion_tokens: 1 } }]);
     const usage = events.find((event) => event.type === 'usage');
     expect(usage).toEqual({ type: 'usage', usage: { completionTokens: 1 } });
+  });
+});
+
+describe('OpenAI-compatible stream decoder: text frames read without parsing them', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** A frame as a provider writes it: the same members around every piece, in its own order. */
+  const wire = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}, created = 1700000000) =>
+    JSON.stringify({ id: 'chatcmpl-9', object: 'chat.completion.chunk', created, model: 'gpt-4o-mini', system_fingerprint: 'fp_1', choices: [choice], ...extra });
+  const text = (content: string, created?: number) => wire({ index: 0, delta: { content }, logprobs: null, finish_reason: null }, {}, created);
+
+  /** Every frame of `frames`, its `created` made unique so that no two share their bytes: each one parsed. */
+  function parsedOneByOne(frames: string[]): CoreEvent[] {
+    return decode(frames.map((frame, index) => (frame.startsWith('{') ? frame.replace('"created":1700000000', `"created":${index}`) : frame)));
+  }
+
+  const stream = [
+    wire({ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }),
+    ...['The', ' quick', ' brown', ' fox', ' jumps', ' over', ' the', ' lazy', ' dog', '.'].map((piece) => text(piece)),
+    text('a line\nbreak'),
+    text('a "quoted" word'),
+    text('back\\slash'),
+    text('café ☕ 😀'),
+    text(''),
+    wire({ index: 0, delta: { content: 'with logprobs' }, logprobs: { content: [{ token: 'x', logprob: -0.5, top_logprobs: [] }] }, finish_reason: null }),
+    wire({ index: 0, delta: { content: 'and reasoning', reasoning: 'hmm' }, logprobs: null, finish_reason: null }),
+    wire({ index: 1, delta: { content: 'second choice' }, logprobs: null, finish_reason: null }),
+    wire({ index: 0, delta: { content: 'with usage' }, logprobs: null, finish_reason: null }, { usage: { prompt_tokens: 3, completion_tokens: 1 } }),
+    text(' again'),
+    wire({ index: 0, delta: { content: 'last' }, logprobs: null, finish_reason: 'stop' }),
+    wire({ index: 0, delta: { content: 'after the finish' }, logprobs: null, finish_reason: null }),
+    JSON.stringify({ id: 'chatcmpl-9', choices: [], usage: { prompt_tokens: 5, completion_tokens: 20, total_tokens: 25 } }),
+    '[DONE]',
+  ];
+
+  it('gives the events every frame parsed on its own gives, parsing the plain text frames no more', () => {
+    const expected = parsedOneByOne(stream);
+    const parse = vi.spyOn(JSON, 'parse');
+    const events = decode(stream);
+    expect(events).toEqual(expected);
+    expect(events.filter((event) => event.type === 'text.delta').map((event) => event.type === 'text.delta' && event.text)).toContain(' lazy');
+    // the role frame, the first text (learnt, then checked once more), the frames that are not plain text, the usage frame
+    expect(parse.mock.calls.length).toBeLessThanOrEqual(stream.length - 9);
+  });
+
+  it('refuses a frame shaped like a learnt one but not JSON (a raw control character), as parsing it does', () => {
+    const frames = [text('Hel'), text('lo'), text('bad\u0001byte').replace('\\u0001', '\u0001')];
+    expect(frames[2]).toContain('\u0001');
+    const events = decode(frames);
+    const withoutRaw = (all: CoreEvent[]) => all.map((event) => (event.type === 'error' ? { ...event, failure: { ...event.failure, raw: undefined } } : event));
+    expect(withoutRaw(events)).toEqual(withoutRaw(parsedOneByOne(frames)));
+    expect(events.find((event) => event.type === 'error')).toMatchObject({ failure: { kind: 'protocol', providerMessage: 'Unreadable stream frame from the provider' } });
+  });
+
+  it('stops learning when every frame differs from the last (a random padding member): three extra readings at most', () => {
+    const frames = Array.from({ length: 20 }, (_, index) => wire({ index: 0, delta: { content: `piece ${index}` }, logprobs: null, finish_reason: null }, { obfuscation: 'x'.repeat(index) }));
+    const expected = parsedOneByOne(frames);
+    const parse = vi.spyOn(JSON, 'parse');
+    expect(decode(frames)).toEqual(expected);
+    expect(parse.mock.calls.length).toBe(frames.length + 3);
+  });
+
+  it('learns no frame whose text also stands elsewhere in it', () => {
+    const frames = ['fp_1', 'fp_1', 'x'].map((piece) => text(piece));
+    const parse = vi.spyOn(JSON, 'parse');
+    expect(decode(frames).filter((event) => event.type === 'text.delta')).toHaveLength(3);
+    expect(parse.mock.calls.length).toBe(3 + 1);
   });
 });
