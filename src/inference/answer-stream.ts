@@ -43,7 +43,7 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
   const { observer } = prepared.call;
   let opened = false;
   try {
-    let answer: Answer<AsyncGenerator<CoreEvent[]>>;
+    let answer: Answer<AsyncIterable<CoreEvent[]>>;
     try {
       answer = await services.executor.stream(prepared.request, prepared.plan, upstream.signal);
     } catch (error) {

@@ -7,7 +7,8 @@ import { adapterFor } from '../upstream/registry.js';
 import type { SpeechAdapter, UpstreamAdapter, UpstreamRequest } from '../upstream/types.js';
 import type { OperationAdapter, OperationAdapterLookup, OperationStreamDecoder, OperationStreamEvent, OperationStreaming } from '../upstream/operation-adapter.js';
 import { transportFailure, type UpstreamTransport, type UpstreamResponse } from '../upstream/transport.js';
-import { readSseBatches, readSseFrames } from '../upstream/sse-frames.js';
+import { readSseFrames } from '../upstream/sse-frames.js';
+import { UpstreamEvents } from './upstream-events.js';
 import { contractFailure, honoursContract, toolContractOf, type ToolContract } from '../core/tool-contract.js';
 
 /** Every planned attempt failed before committing an answer. */
@@ -30,7 +31,7 @@ type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure
 
 /** The executor as the pipeline uses it: one way to run a plan per kind of answer. */
 export interface InferenceExecutor {
-  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncGenerator<CoreEvent[]>>>;
+  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncIterable<CoreEvent[]>>>;
   complete(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<CoreEvent[]>>;
   relay(request: CoreRequest, plan: Plan, signal: AbortLike, adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined): Promise<Answer<AsyncGenerator<Uint8Array>>>;
   unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortLike, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>>;
@@ -45,7 +46,7 @@ export interface InferenceExecutor {
 export class Executor implements InferenceExecutor {
   constructor(private readonly transport: UpstreamTransport, private readonly health: EndpointHealth) {}
 
-  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncGenerator<CoreEvent[]>>> {
+  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncIterable<CoreEvent[]>>> {
     return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
   }
 
@@ -169,10 +170,10 @@ export class Executor implements InferenceExecutor {
     attempt: PlannedAttempt,
     adapter: UpstreamAdapter,
     signal: AbortLike,
-  ): Promise<AttemptResult<AsyncGenerator<CoreEvent[]>>> {
+  ): Promise<AttemptResult<AsyncIterable<CoreEvent[]>>> {
     const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
     if (!sent.ok) return sent;
-    const reads = decodeStream(adapter, sent.response);
+    const reads = new UpstreamEvents(adapter, sent.response.body);
     const contract = toolContractOf(request);
     const buffered: CoreEvent[] = [];
     let committed = false;
@@ -196,7 +197,8 @@ export class Executor implements InferenceExecutor {
         buffered.push(event);
       }
     }
-    return { ok: true, events: replay(buffered, reads) };
+    reads.unread(buffered);
+    return { ok: true, events: reads };
   }
 
   private async tryRelay(
@@ -257,37 +259,6 @@ function chatAdapter(attempt: PlannedAttempt): UpstreamAdapter | undefined {
   return adapterFor(attempt.endpoint.provider.api);
 }
 
-/**
- * The events of a streamed reply, those of one upstream read together: each read costs one step
- * through the pipeline, however many frames it carried. A batch ends at an error event.
- */
-async function* decodeStream(adapter: UpstreamAdapter, response: UpstreamResponse): AsyncGenerator<CoreEvent[]> {
-  const decoder = adapter.createStreamDecoder();
-  try {
-    for await (const frames of readSseBatches(response.body)) {
-      const events: CoreEvent[] = [];
-      for (const frame of frames) {
-        for (const event of decoder.frame(frame.data, frame.event)) {
-          events.push(event);
-          if (event.type === 'error') {
-            yield events;
-            return;
-          }
-        }
-      }
-      if (events.length > 0) yield events;
-    }
-  } catch (error) {
-    const failure = transportFailure(error);
-    if (failure.kind === 'timeout') {
-      yield [{ type: 'error', failure }];
-      return;
-    }
-  }
-  const last = decoder.end();
-  if (last.length > 0) yield last;
-}
-
 async function* decodeOperationStream<Result, Piece>(
   decoder: OperationStreamDecoder<Result, Piece>,
   response: UpstreamResponse,
@@ -335,16 +306,6 @@ async function* relayFrom(first: Uint8Array, rest: AsyncIterator<Uint8Array>): A
     }
   } finally {
     if (!finished) await rest.return?.().catch(() => undefined);
-  }
-}
-
-/** The events read before the commit, then the rest; leaving early, even among the first, releases the upstream body. */
-async function* replay(buffered: CoreEvent[], rest: AsyncGenerator<CoreEvent[]>): AsyncGenerator<CoreEvent[]> {
-  try {
-    yield buffered;
-    yield* rest;
-  } finally {
-    await rest.return(undefined);
   }
 }
 

@@ -5,6 +5,8 @@ const HIGH_WATER_BYTES = 64 * 1024;
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
 /**
  * The body of one upstream response, fed by the dispatch handler as bytes arrive and read once:
  * chunk by chunk (`for await`), or whole with `text()` / `json()`.
@@ -13,6 +15,7 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
  * resumes it once the reader has taken everything held. Read whole, it keeps every chunk and decodes
  * them once at the end. An upstream failure, `destroy()` or the caller's abort drops what is held and
  * is thrown to the reader; leaving a `for await` early destroys the body, which aborts the request.
+ * Read chunk by chunk it is its own iterator, one await per read (no generator between).
  */
 export class ResponseBody implements AsyncIterable<Uint8Array> {
   readonly #controller: Dispatcher.DispatchController;
@@ -74,28 +77,34 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     if (unfinished) this.#controller.abort(error);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
     this.#claim();
-    try {
-      for (;;) {
-        const chunk = this.#chunks.shift();
-        if (chunk) {
-          this.#heldBytes -= chunk.length;
-          if (this.#chunks.length === 0 && this.#controller.paused) this.#controller.resume();
-          yield chunk;
-        } else if (this.#error) {
-          throw this.#error;
-        } else if (this.#ended) {
-          this.#close();
-          return;
-        } else {
-          await new Promise<void>((resolve) => {
-            this.#wake = resolve;
-          });
-        }
+    return {
+      next: () => this.#next(),
+      return: () => {
+        this.destroy();
+        return Promise.resolve(DONE);
+      },
+    };
+  }
+
+  /** The next bytes held, waiting for them when none are; a failed body (already let go) throws its error. */
+  async #next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    for (;;) {
+      const chunk = this.#chunks.shift();
+      if (chunk) {
+        this.#heldBytes -= chunk.length;
+        if (this.#chunks.length === 0 && this.#controller.paused) this.#controller.resume();
+        return { done: false, value: chunk };
       }
-    } finally {
-      this.destroy();
+      if (this.#error) throw this.#error;
+      if (this.#ended) {
+        this.#close();
+        return DONE;
+      }
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
     }
   }
 

@@ -5,35 +5,46 @@ export interface SseFrame {
   event?: string;
 }
 
+const NO_FRAMES: readonly SseFrame[] = [];
+
 /**
- * Yields the SSE frames of an upstream body, all those completed by one read together (none when
- * a read completes none). Bytes are decoded once, incrementally; the parser keeps only the
- * unfinished tail between reads.
+ * An upstream body's bytes read as SSE frames, fed as they arrive: each feed answers the frames it
+ * completed. Bytes are decoded once, incrementally; the parser keeps only the unfinished tail.
  */
-export async function* readSseBatches(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame[]> {
-  let completed: SseFrame[] = [];
-  const parser = createParser({
-    onEvent(message: EventSourceMessage) {
-      completed.push(frameOf(message));
+export class SseFrameReader {
+  #completed: SseFrame[] = [];
+  readonly #parser = createParser({
+    onEvent: (message: EventSourceMessage) => {
+      this.#completed.push(frameOf(message));
     },
   });
-  const decoder = new TextDecoder();
-  const taken = () => {
-    const frames = completed;
-    completed = [];
-    return frames;
-  };
-  for await (const bytes of body) {
-    parser.feed(decoder.decode(bytes, { stream: true }));
-    if (completed.length > 0) yield taken();
+  readonly #decoder = new TextDecoder();
+
+  /** The frames completed by `bytes` (none when they complete none). */
+  feed(bytes: Uint8Array): readonly SseFrame[] {
+    this.#parser.feed(this.#decoder.decode(bytes, { stream: true }));
+    return this.#taken();
   }
-  parser.feed(decoder.decode());
-  if (completed.length > 0) yield taken();
+
+  /** The frames completed by the end of the body. */
+  end(): readonly SseFrame[] {
+    this.#parser.feed(this.#decoder.decode());
+    return this.#taken();
+  }
+
+  #taken(): readonly SseFrame[] {
+    const frames = this.#completed;
+    if (frames.length === 0) return NO_FRAMES;
+    this.#completed = [];
+    return frames;
+  }
 }
 
 /** The SSE frames of an upstream body, one at a time. */
 export async function* readSseFrames(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame> {
-  for await (const frames of readSseBatches(body)) yield* frames;
+  const reader = new SseFrameReader();
+  for await (const bytes of body) yield* reader.feed(bytes);
+  yield* reader.end();
 }
 
 /** The SSE frames of a whole text (a stream already read to its end). */

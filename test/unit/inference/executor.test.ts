@@ -173,7 +173,8 @@ describe('a stream commits on its first content event', () => {
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
     expect(answer.attempt.endpoint.id).toBe('beta/acme/chat');
     expect(answer.failures.map((entry) => entry.failure.providerMessage)).toEqual(['overloaded']);
-    expect(transport.sent[0]?.body.end).toBe('destroyed');
+    // let go as the error is read, before the attempt is judged failed
+    expect(transport.sent[0]?.body.end).toBe('released');
     expect(texts(await streamed(answer.events))).toEqual(['from beta']);
   });
 
@@ -187,9 +188,9 @@ describe('a stream commits on its first content event', () => {
     expect(answer.failures.map((entry) => entry.failure.kind)).toEqual(['incomplete', 'incomplete']);
   });
 
-  it('a failure after content is committed: the in-band error ends the events, with no failover', async () => {
+  it('a failure after content is committed: the in-band error ends the events and lets go of the body, with no failover', async () => {
     const { transport, executor } = setup();
-    transport.script(ALPHA, { body: [sse([chunk.text('Hel'), chunk.error('model crashed')], { done: false })] });
+    transport.script(ALPHA, { body: [sse([chunk.text('Hel'), chunk.error('model crashed')], { done: false }), { hang: true }] });
     transport.script(BETA, okStream('never'));
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
     expect(answer.attempt.endpoint.id).toBe('alpha/acme/chat');
@@ -197,6 +198,7 @@ describe('a stream commits on its first content event', () => {
     expect(texts(events)).toEqual(['Hel']);
     expect(events.at(-1)).toMatchObject({ type: 'error', failure: { providerMessage: 'model crashed' } });
     expect(transport.calledUrls).toEqual([ALPHA]);
+    expect(transport.sent[0]?.body.end).toBe('released');
   });
 
   it('a body that breaks after content ends the events with the incomplete error, with no failover', async () => {
