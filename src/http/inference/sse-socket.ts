@@ -47,13 +47,16 @@ export class SseSocket {
     });
   }
 
-  /** Writes text, opening the stream if needed; resolves once the socket can take more. */
-  async write(text: string): Promise<void> {
-    if (text.length === 0 || this.isClosed) return;
+  /**
+   * Writes text, opening the stream if needed. While the socket can take more, nothing to wait for
+   * (no promise a frame); otherwise a promise resolved once it can.
+   */
+  write(text: string): Promise<void> | undefined {
+    if (text.length === 0 || this.isClosed) return undefined;
     this.open();
     this.lastWriteAt = Date.now();
     this.coalesce();
-    if (!this.response.write(text)) await drained(this.response);
+    return this.response.write(text) ? undefined : drained(this.response);
   }
 
   /**

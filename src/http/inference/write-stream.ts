@@ -18,9 +18,11 @@ export async function writeStream(reply: FastifyReply, parts: AsyncIterable<Stre
         case 'open':
           socket.open(part.headers);
           break;
-        case 'text':
-          await socket.write(part.text);
+        case 'text': {
+          const full = socket.write(part.text);
+          if (full) await full;
           break;
+        }
         case 'refused':
           refuse(socket, reply, part);
           return;
