@@ -1,7 +1,7 @@
 import { toEnvelope, type GatewayError } from '../core/errors.js';
 import { failureToError } from '../core/failure-error.js';
 import { chargeNothing } from '../billing/settlement.js';
-import { internalError, type StreamPart } from './answer-stream.js';
+import { internalError } from './answer-stream.js';
 import { attemptSignal } from './call.js';
 import { CallState, unrecordedError } from './call-state.js';
 import { recordAnswer } from './endpoint-samples.js';
@@ -11,21 +11,23 @@ import type { PreparedInference } from './prepare.js';
 import { cutByRestartError } from './restart.js';
 import type { InferenceServices } from './services.js';
 import type { OperationStreamEvent } from '../upstream/operation-adapter.js';
+import type { StreamOutput } from './stream-output.js';
 
 /**
- * Answers a call that is not a conversation as an event stream (image generation with `stream`):
+ * Answers a call that is not a conversation as an event stream into `output` (image generation with `stream`):
  * failover until an attempt commits, then its pieces as they come, then, once the result is
  * settled at the serving endpoint's prices, the result with its charge. A result the operation
  * refuses, or a stream broken before its result, ends in the stream's error and charges nothing; a
  * caller who leaves ends it, recorded as cancelled.
  */
-export async function* answerOperationStream<Ask, Result, Piece>(
+export async function answerOperationStream<Ask, Result, Piece>(
   services: InferenceServices,
   prepared: PreparedInference,
   binding: OperationBinding<Ask, Result, Piece>,
   stream: OperationStreamBinding<Ask, Result, Piece>,
   ask: Ask,
-): AsyncGenerator<StreamPart> {
+  output: StreamOutput,
+): Promise<void> {
   const state = new CallState(prepared, true);
   const upstream = attemptSignal(prepared.call);
   const { observer } = prepared.call;
@@ -38,14 +40,14 @@ export async function* answerOperationStream<Ask, Result, Piece>(
       const refusal = error instanceof AllAttemptsFailed ? state.unanswered(services.samples, error)
         : state.failedBeforeAnswer(prepared.call.restart.aborted ? cutByRestartError() : internalError(services, error));
       await state.settle(services);
-      yield { type: 'refused', reply: { status: refusal.status, headers: { ...refusal.headers }, body: toEnvelope(refusal) }, inBand: stream.fail(refusal) };
+      output.refuse({ status: refusal.status, headers: { ...refusal.headers }, body: toEnvelope(refusal) }, stream.fail(refusal));
       return;
     }
     state.answered(services.samples, answer);
     const meta = state.replyMeta(answer.attempt);
     observer.streamOpened();
     opened = true;
-    yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
+    output.open({ 'x-provider-name': meta.provider });
     let result: Result | undefined;
     let failure: GatewayError | undefined;
     for await (const event of answer.events) {
@@ -55,7 +57,7 @@ export async function* answerOperationStream<Ask, Result, Piece>(
         break;
       }
       state.contentAt(state.outcome.firstContentAt ?? Date.now());
-      if (event.type === 'piece') yield { type: 'text', text: stream.piece(event.piece, meta, ask) };
+      if (event.type === 'piece') await output.write(stream.piece(event.piece, meta, ask));
       else result = event.result;
     }
     const endedAt = Date.now();
@@ -77,10 +79,10 @@ export async function* answerOperationStream<Ask, Result, Piece>(
     const cost = await state.settle(services, settled === undefined || refusal ? chargeNothing : (pricing, outcome, now) => binding.price(pricing, settled, outcome, now, ask));
     if (state.cancelled) return;
     if (state.error || settled === undefined || cost === undefined) {
-      yield { type: 'text', text: stream.fail(state.error ?? unrecordedError()) };
+      await output.write(stream.fail(state.error ?? unrecordedError()));
       return;
     }
-    yield { type: 'text', text: stream.result(settled, meta, ask, cost) };
+    await output.write(stream.result(settled, meta, ask, cost));
   } finally {
     upstream.release();
     if (opened) observer.streamClosed(state.firstContentMs);

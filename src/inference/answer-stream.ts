@@ -10,7 +10,8 @@ import { AllAttemptsFailed, type Answer } from './executor.js';
 import { attemptSignal } from './call.js';
 import { CallState, unrecordedError } from './call-state.js';
 import type { PreparedInference } from './prepare.js';
-import type { WholeReply } from './reply.js';
+import type { StreamOutput } from './stream-output.js';
+import { STOP, type StreamReads } from './upstream-events.js';
 import { cutByRestartError } from './restart.js';
 import type { InferenceServices } from './services.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
@@ -18,39 +19,28 @@ import { recordAnswer } from './endpoint-samples.js';
 import { ToolCallCheck } from './tool-call-check.js';
 import { toolContractOf } from '../core/tool-contract.js';
 
-/** What a stream's writer does next: open the stream, write text, or answer a refusal. */
-export type StreamPart =
-  /** The answer committed: open the stream (status 200) with these headers. */
-  | { type: 'open'; headers: Record<string, string> }
-  /** Event-stream text to write, in order. */
-  | { type: 'text'; text: string }
-  /**
-   * No endpoint answered: `reply` is the HTTP answer while nothing was written, `inBand` the
-   * stream's own ending once something (a keep-alive) was.
-   */
-  | { type: 'refused'; reply: WholeReply; inBand: string };
-
 /**
- * Answers a streamed request as the parts to write. Before commit, failures fail over (and finally
- * refuse); after commit, events are translated frame by frame and a failure is the dialect's
- * in-band error. The usage frame comes once the charge is settled. A caller who leaves (its
- * signal) ends the stream: recorded as cancelled, billed for what was produced. What was delivered
- * is checkpointed as it goes, so that a crash of the instance bills it too.
+ * Answers a streamed request into `output`. Before commit, failures fail over (and finally
+ * refuse); after commit, each upstream read's events are translated and written as they arrive, in
+ * the same call (no await between the provider's bytes and the caller's), and a failure is the
+ * dialect's in-band error. The usage frame comes once the charge is settled. A caller who leaves
+ * (its signal) ends the stream: recorded as cancelled, billed for what was produced. What was
+ * delivered is checkpointed as it goes, so that a crash of the instance bills it too.
  */
-export async function* answerStream(services: InferenceServices, prepared: PreparedInference, dialect: DialectBinding): AsyncGenerator<StreamPart> {
+export async function answerStream(services: InferenceServices, prepared: PreparedInference, dialect: DialectBinding, output: StreamOutput): Promise<void> {
   const state = new CallState(prepared, true);
   const upstream = attemptSignal(prepared.call);
   const { observer } = prepared.call;
   let opened = false;
   try {
-    let answer: Answer<AsyncIterable<CoreEvent[]>>;
+    let answer: Answer<StreamReads>;
     try {
       answer = await services.executor.stream(prepared.request, prepared.plan, upstream.signal);
     } catch (error) {
       const refusal = error instanceof AllAttemptsFailed ? state.unanswered(services.samples, error)
         : state.failedBeforeAnswer(prepared.call.restart.aborted ? cutByRestartError() : internalError(services, error));
       await state.settle(services);
-      yield refusedPart(refusal, dialect, prepared);
+      refuse(output, refusal, dialect, prepared);
       return;
     }
     state.answered(services.samples, answer);
@@ -60,22 +50,23 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     await checkpoint.committed();
     observer.streamOpened();
     opened = true;
-    yield { type: 'open', headers: { 'x-provider-name': meta.provider } };
+    output.open({ 'x-provider-name': meta.provider });
     const writer = dialect.createStreamWriter(meta, prepared.request);
-    const opening = writer.open();
-    if (opening.length > 0) yield { type: 'text', text: opening };
+    const opening = output.write(writer.open());
+    if (opening) await opening;
     const context: StepContext = {
       writer, meter, state, provider: meta.provider, refuse: dialect.refuseOutput, signal: prepared.call.signal,
       toolCalls: ToolCallCheck.of(prepared.request), upstreamFailed: false, ended: false,
     };
-    // Leaving the loop early (`break`) ends the provider's stream as well.
-    // One step per upstream read: its events are translated together and leave as one write.
-    for await (const events of answer.events) {
-      const text = translateRead(events, context);
-      if (text.length > 0) yield { type: 'text', text };
-      checkpoint.delivered();
-      if (context.ended) break;
-    }
+    // One step per upstream read: its events are translated together and leave as one write,
+    // checkpointed once the output took it. Stopping ends the provider's stream as well.
+    const delivered = () => checkpoint.delivered();
+    await answer.events.each((events) => {
+      const full = output.write(translateRead(events, context));
+      if (full) return context.ended ? STOP : full.then(delivered);
+      delivered();
+      return context.ended ? STOP : undefined;
+    });
     const endedEarly = prepared.call.signal.aborted || (state.error !== undefined && prepared.call.restart.aborted);
     // Whatever the provider stream did once the caller's abort reached it, the caller ended it.
     if (endedEarly) state.endedEarly();
@@ -95,7 +86,7 @@ export async function* answerStream(services: InferenceServices, prepared: Prepa
     if (state.cancelled) return;
     const honoured = honouredMembers(prepared.request, answer.attempt);
     const failure = state.error ?? (cost === undefined ? unrecordedError() : undefined);
-    yield { type: 'text', text: failure ? writer.fail(failure) : writer.finish({ usage: state.outcome.usage, cost: cost ?? 0, honoured }) };
+    await output.write(failure ? writer.fail(failure) : writer.finish({ usage: state.outcome.usage, cost: cost ?? 0, honoured }));
   } finally {
     upstream.release();
     if (opened) observer.streamClosed(state.firstContentMs);
@@ -157,7 +148,8 @@ function translate(event: CoreEvent, context: StepContext): string | typeof ENDE
   return visibleToCaller(event, state.prepared.request) ? writer.write(event) : '';
 }
 
-function refusedPart(error: GatewayError, dialect: DialectBinding, prepared: PreparedInference): StreamPart {
+/** Writes the refusal of a stream no endpoint answered. */
+function refuse(output: StreamOutput, error: GatewayError, dialect: DialectBinding, prepared: PreparedInference): void {
   const meta = {
     id: prepared.call.generationId,
     created: Math.floor(prepared.startedAt / 1000),
@@ -165,11 +157,8 @@ function refusedPart(error: GatewayError, dialect: DialectBinding, prepared: Pre
     provider: '',
   };
   const writer = dialect.createStreamWriter(meta, prepared.request);
-  return {
-    type: 'refused',
-    reply: { status: error.status, headers: { ...error.headers }, body: dialect.streamRefusalBody?.(error) ?? toEnvelope(error) },
-    inBand: writer.open() + writer.fail(error),
-  };
+  const reply = { status: error.status, headers: { ...error.headers }, body: dialect.streamRefusalBody?.(error) ?? toEnvelope(error) };
+  output.refuse(reply, writer.open() + writer.fail(error));
 }
 
 /** A fault of the service before a stream committed: logged, and answered as the 500. */

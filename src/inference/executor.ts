@@ -8,7 +8,7 @@ import type { SpeechAdapter, UpstreamAdapter, UpstreamRequest } from '../upstrea
 import type { OperationAdapter, OperationAdapterLookup, OperationStreamDecoder, OperationStreamEvent, OperationStreaming } from '../upstream/operation-adapter.js';
 import { transportFailure, type UpstreamTransport, type UpstreamResponse } from '../upstream/transport.js';
 import { readSseFrames } from '../upstream/sse-frames.js';
-import { UpstreamEvents } from './upstream-events.js';
+import { UpstreamEvents, type StreamReads } from './upstream-events.js';
 import { contractFailure, honoursContract, toolContractOf, type ToolContract } from '../core/tool-contract.js';
 
 /** Every planned attempt failed before committing an answer. */
@@ -31,7 +31,7 @@ type AttemptResult<Events> = { ok: true; events: Events } | { ok: false; failure
 
 /** The executor as the pipeline uses it: one way to run a plan per kind of answer. */
 export interface InferenceExecutor {
-  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncIterable<CoreEvent[]>>>;
+  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<StreamReads>>;
   complete(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<CoreEvent[]>>;
   relay(request: CoreRequest, plan: Plan, signal: AbortLike, adapters: (attempt: PlannedAttempt) => SpeechAdapter | undefined): Promise<Answer<AsyncGenerator<Uint8Array>>>;
   unary<Ask, Result, Piece = never>(ask: Ask, plan: Plan, signal: AbortLike, adapters: OperationAdapterLookup<Ask, Result, Piece>): Promise<Answer<Result>>;
@@ -46,7 +46,7 @@ export interface InferenceExecutor {
 export class Executor implements InferenceExecutor {
   constructor(private readonly transport: UpstreamTransport, private readonly health: EndpointHealth) {}
 
-  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<AsyncIterable<CoreEvent[]>>> {
+  stream(request: CoreRequest, plan: Plan, signal: AbortLike): Promise<Answer<StreamReads>> {
     return this.run(plan, signal, chatAdapter, (attempt, adapter) => this.tryStream(request, attempt, adapter, signal));
   }
 
@@ -170,7 +170,7 @@ export class Executor implements InferenceExecutor {
     attempt: PlannedAttempt,
     adapter: UpstreamAdapter,
     signal: AbortLike,
-  ): Promise<AttemptResult<AsyncIterable<CoreEvent[]>>> {
+  ): Promise<AttemptResult<StreamReads>> {
     const sent = await this.send(adapter.buildRequest(request, attempt), attempt, adapter, signal);
     if (!sent.ok) return sent;
     const reads = new UpstreamEvents(adapter, sent.response.body);

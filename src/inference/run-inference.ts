@@ -8,7 +8,7 @@ import type { HeaderBag } from '../dialects/shared/request-headers.js';
 import { answerOperation } from './answer-operation.js';
 import { answerOperationStream } from './answer-operation-stream.js';
 import { answerRelay, type RelayPart } from './answer-relay.js';
-import { answerStream, type StreamPart } from './answer-stream.js';
+import { answerStream } from './answer-stream.js';
 import { answerWhole } from './answer-whole.js';
 import type { InferenceCall } from './call.js';
 import type { Dialect } from './dialects.js';
@@ -17,11 +17,12 @@ import { recordRefusal } from './refusal-record.js';
 import { readStoredFiles } from './stored-files.js';
 import type { WholeReply } from './reply.js';
 import type { InferenceServices } from './services.js';
+import type { StreamOutput } from './stream-output.js';
 
-/** What a call answers: a whole reply, the parts of an event stream, or the parts of a binary relay. */
+/** What a call answers: a whole reply, an event stream (written into an output as it is produced), or the parts of a binary relay. */
 export type InferenceAnswer =
   | { type: 'whole'; reply: WholeReply }
-  | { type: 'stream'; parts: AsyncGenerator<StreamPart> }
+  | { type: 'stream'; writeTo(output: StreamOutput): Promise<void> }
   | { type: 'relay'; parts: AsyncGenerator<RelayPart> };
 
 /**
@@ -70,7 +71,7 @@ async function admitAndHold(services: InferenceServices, asked: Asked): Promise<
       const request = admitted(dialect.admit(body, headers));
       await readStoredFiles(services.storedFiles, call.key.accountId, request);
       const prepared = await prepareInference(services, call, request, planning);
-      if (request.stream) return async () => ({ type: 'stream', parts: answerStream(services, prepared, dialect.encoders) });
+      if (request.stream) return async () => ({ type: 'stream', writeTo: (output) => answerStream(services, prepared, dialect.encoders, output) });
       return async () => ({ type: 'whole', reply: await answerWhole(services, prepared, dialect.encoders) });
     }
     case 'speech': {
@@ -86,7 +87,7 @@ async function admitAndHold(services: InferenceServices, asked: Asked): Promise<
       const { request, facts, ask } = decoded;
       const prepared = await prepareInference(services, call, request, { ...planning, facts, ...binding.prepareOptions?.(ask) });
       const stream = binding.stream;
-      if (stream?.streamed(ask)) return async () => ({ type: 'stream', parts: answerOperationStream(services, prepared, binding, stream, ask) });
+      if (stream?.streamed(ask)) return async () => ({ type: 'stream', writeTo: (output) => answerOperationStream(services, prepared, binding, stream, ask, output) });
       return async () => ({ type: 'whole', reply: await answerOperation(services, prepared, binding, ask) });
     }
     default: {

@@ -9,6 +9,7 @@ import type { InferenceCall } from '../inference/call.js';
 import { DIALECTS } from '../inference/dialects.js';
 import { runInference } from '../inference/run-inference.js';
 import type { InferenceServices } from '../inference/services.js';
+import { RecordedStream } from '../inference/stream-output.js';
 import { PROBE_KEY } from './probe-key.js';
 import type { Probe, ProbeReply } from './probe.js';
 import { ProbeObserver, type AttemptCounter } from './probe-observer.js';
@@ -43,8 +44,10 @@ export async function runProbe(services: ProbeServices, target: ProbeTarget, pro
     const answer = await runInference(services, call, DIALECTS.chat, body, {}, { verdicts: presumedKept(endpoint, services.state.verdicts.probeVersion) });
     if (answer.type === 'whole') return { kind: 'answer', body: answer.reply.body };
     if (answer.type !== 'stream') throw new Error(`a chat probe answered ${answer.type}`);
+    const stream = new RecordedStream();
+    await answer.writeTo(stream);
     let text = '';
-    for await (const part of answer.parts) {
+    for (const part of stream.parts) {
       if (part.type === 'text') text += part.text;
       if (part.type === 'refused') return failed(part.reply.status, messageOf(part.reply.body), observer);
     }

@@ -7,6 +7,20 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
+/** What a body hands its chunks to as they arrive, once its reader switched to listening (`BodyChunks.listen`). */
+export interface BodyListener {
+  /** The next bytes. A promise answered holds the bytes after them until it settles (the listener's back-pressure). */
+  chunk(bytes: Uint8Array): Promise<void> | undefined;
+  /** Called once, last: the body ended (no error), failed or was destroyed. */
+  end(error?: Error): void;
+}
+
+/** A body read chunk by chunk: pulled (`next`), or handed over as the chunks arrive from some point on (`listen`). */
+export interface BodyChunks extends AsyncIterator<Uint8Array, undefined> {
+  /** From now on every chunk goes to `listener` as it arrives, those held first; no read may be pending. */
+  listen(listener: BodyListener): void;
+}
+
 /**
  * The body of one upstream response, fed by the dispatch handler as bytes arrive and read once:
  * chunk by chunk (`for await`), or whole with `text()` / `json()`.
@@ -15,7 +29,8 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * resumes it once the reader has taken everything held. Read whole, it keeps every chunk and decodes
  * them once at the end. An upstream failure, `destroy()` or the caller's abort drops what is held and
  * is thrown to the reader; leaving a `for await` early destroys the body, which aborts the request.
- * Read chunk by chunk it is its own iterator, one await per read (no generator between).
+ * Read chunk by chunk it is its own iterator, one await per read (no generator between); a reader
+ * that switches to listening takes each chunk in the dispatch handler's own call, with no await at all.
  */
 export class ResponseBody implements AsyncIterable<Uint8Array> {
   readonly #controller: Dispatcher.DispatchController;
@@ -28,6 +43,12 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
   #read = false;
   /** Wakes the reader waiting for bytes, an end or an error. */
   #wake: (() => void) | undefined;
+  /** Set once the reader listens: chunks, the end and a failure are handed to it as they come. */
+  #listener: BodyListener | undefined;
+  /** The listener's back-pressure: set while a promise it answered is pending. */
+  #listenerFull = false;
+  /** Set while chunks are being handed to the listener (a listener destroying the body is not handed the end inside its own call). */
+  #handing = false;
   /** Set while `text()` / `json()` wait for the end. */
   #whole: { resolve(bytes: Buffer): void; reject(error: Error): void } | undefined;
 
@@ -77,7 +98,7 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     if (unfinished) this.#controller.abort(error);
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
+  [Symbol.asyncIterator](): BodyChunks {
     this.#claim();
     return {
       next: () => this.#next(),
@@ -85,18 +106,18 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
         this.destroy();
         return Promise.resolve(DONE);
       },
+      listen: (listener) => {
+        this.#listener = listener;
+        this.#handOver();
+      },
     };
   }
 
   /** The next bytes held, waiting for them when none are; a failed body (already let go) throws its error. */
   async #next(): Promise<IteratorResult<Uint8Array, undefined>> {
     for (;;) {
-      const chunk = this.#chunks.shift();
-      if (chunk) {
-        this.#heldBytes -= chunk.length;
-        if (this.#chunks.length === 0 && this.#controller.paused) this.#controller.resume();
-        return { done: false, value: chunk };
-      }
+      const chunk = this.#take();
+      if (chunk) return { done: false, value: chunk };
       if (this.#error) throw this.#error;
       if (this.#ended) {
         this.#close();
@@ -106,6 +127,42 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
         this.#wake = resolve;
       });
     }
+  }
+
+  /** Hands the listener what is held, then the end or the failure, unless its back-pressure holds them. */
+  #handOver(): void {
+    const listener = this.#listener;
+    if (!listener || this.#handing || this.#listenerFull) return;
+    this.#handing = true;
+    try {
+      for (let chunk = this.#take(); chunk; chunk = this.#take()) {
+        const full = listener.chunk(chunk);
+        if (full) {
+          this.#listenerFull = true;
+          const resume = () => {
+            this.#listenerFull = false;
+            this.#handOver();
+          };
+          full.then(resume, resume);
+          return;
+        }
+      }
+      if (!this.#error && !this.#ended) return;
+      this.#listener = undefined;
+      if (!this.#error) this.#close();
+      listener.end(this.#error);
+    } finally {
+      this.#handing = false;
+    }
+  }
+
+  /** The first chunk held, if any; the connection resumes once nothing is held. */
+  #take(): Buffer | undefined {
+    const chunk = this.#chunks.shift();
+    if (!chunk) return undefined;
+    this.#heldBytes -= chunk.length;
+    if (this.#chunks.length === 0 && this.#controller.paused) this.#controller.resume();
+    return chunk;
   }
 
   /** The whole body as UTF-8 text (a leading byte-order mark dropped). */
@@ -145,6 +202,10 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
   }
 
   #wakeReader(): void {
+    if (this.#listener) {
+      this.#handOver();
+      return;
+    }
     const wake = this.#wake;
     this.#wake = undefined;
     wake?.();

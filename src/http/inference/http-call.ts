@@ -58,7 +58,7 @@ export async function writeAnswer(reply: FastifyReply, answer: InferenceAnswer, 
     case 'whole':
       return reply.code(answer.reply.status).headers(answer.reply.headers).send(answer.reply.body);
     case 'stream':
-      await writeStream(reply, answer.parts, keepAliveMs);
+      await writeStream(reply, answer.writeTo, keepAliveMs);
       return reply;
     case 'relay':
       await writeRelay(reply, answer.parts);

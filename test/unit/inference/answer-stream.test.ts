@@ -7,7 +7,9 @@ import type { CoreEvent, UpstreamFailure } from '../../../src/core/events.js';
 import type { Plan } from '../../../src/core/plan.js';
 import type { CoreRequest } from '../../../src/core/request.js';
 import { chatDialect } from '../../../src/dialects/chat/binding.js';
-import { answerStream, type StreamPart } from '../../../src/inference/answer-stream.js';
+import { answerStream } from '../../../src/inference/answer-stream.js';
+import { RecordedStream, type StreamPart } from '../../../src/inference/stream-output.js';
+import { eachPulled, type StreamReads } from '../../../src/inference/upstream-events.js';
 import { AllAttemptsFailed, type Answer, type InferenceExecutor } from '../../../src/inference/executor.js';
 import { prepareInference } from '../../../src/inference/prepare.js';
 import type { InferenceServices } from '../../../src/inference/services.js';
@@ -90,11 +92,12 @@ class ScriptedExecutor implements InferenceExecutor {
 
   constructor(private readonly script: StreamScript) {}
 
-  async stream(_request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<AsyncGenerator<CoreEvent[]>>> {
+  async stream(_request: CoreRequest, plan: Plan, signal: AbortSignal): Promise<Answer<StreamReads>> {
     if ('fails' in this.script) throw await this.script.fails(plan, signal);
     const attempt = plan.attempts[0];
     if (!attempt) throw new Error('empty plan');
-    return { attempt, events: this.marked(this.script.events(signal)), failures: [], startedAt: Date.now() };
+    const reads = this.marked(this.script.events(signal));
+    return { attempt, events: { each: (step) => eachPulled(reads, step) }, failures: [], startedAt: Date.now() };
   }
 
   /** The scripted events, each as an upstream read of its own. */
@@ -149,7 +152,8 @@ interface Run {
   restart: AbortController;
   observer: RecordingObserver;
   samples: RecordingSamples;
-  parts: AsyncGenerator<StreamPart>;
+  /** Runs the stream; `onPart` sees each part as it is written (a promise answered holds the stream until it settles). */
+  parts: (onPart?: (part: StreamPart) => Promise<void> | undefined) => Promise<StreamPart[]>;
 }
 
 async function start(script: StreamScript, checkpoints = new RecordingCheckpoints()): Promise<Run> {
@@ -165,7 +169,12 @@ async function start(script: StreamScript, checkpoints = new RecordingCheckpoint
   const observer = new RecordingObserver();
   const call = { key: KEY, generationId: 'gen-1', signal: caller.signal, restart: restart.signal, observer };
   const prepared = await prepareInference(services, call, REQUEST);
-  return { ledger, checkpoints, executor, caller, restart, observer, samples, parts: answerStream(services, prepared, chatDialect) };
+  const parts = async (onPart?: (part: StreamPart) => Promise<void> | undefined) => {
+    const output = new RecordedStream(onPart);
+    await answerStream(services, prepared, chatDialect, output);
+    return output.parts;
+  };
+  return { ledger, checkpoints, executor, caller, restart, observer, samples, parts };
 }
 
 /** Every sample recorded, with its endpoint. */
@@ -192,16 +201,10 @@ interface ChatFrame {
   error?: { code: number; message: string; metadata: { error_type: string } };
 }
 
-async function collect(parts: AsyncGenerator<StreamPart>): Promise<StreamPart[]> {
-  const out: StreamPart[] = [];
-  for await (const part of parts) out.push(part);
-  return out;
-}
-
 describe('a committed stream', () => {
   it('opens naming the provider, writes a frame per content event, then the usage frame with the settled cost and [DONE]', async () => {
     const run = await start({ events: () => scripted(ANSWER) });
-    const parts = await collect(run.parts);
+    const parts = await run.parts();
     expect(parts[0]).toEqual({ type: 'open', headers: { 'x-provider-name': 'Provider alpha' } });
     expect(parts.slice(1).every((part) => part.type === 'text')).toBe(true);
     const [hel, lo, finish, usage, done, ...rest] = frames(parts) as ChatFrame[];
@@ -218,11 +221,10 @@ describe('a committed stream', () => {
 
   it('a caller who leaves mid-stream stops it: nothing more is written, recorded cancelled (408), charged, the upstream let go', async () => {
     const run = await start({ events: () => scripted([...ANSWER.slice(0, 3), { type: 'text.delta', index: 0, text: ' and more' }, ...ANSWER.slice(3)]) });
-    const parts: StreamPart[] = [];
-    for await (const part of run.parts) {
-      parts.push(part);
+    const parts = await run.parts((part) => {
       if (part.type === 'text' && part.text.includes('Hel')) run.caller.abort();
-    }
+      return undefined;
+    });
     expect(frames(parts).map((frame) => (frame as ChatFrame).choices[0]?.delta)).toEqual([{ role: 'assistant', content: 'Hel' }]);
     expect(run.executor.closed).toBe(true);
     expect(run.ledger.released).toEqual([]);
@@ -240,11 +242,10 @@ describe('a committed stream', () => {
         yield { type: 'error', failure: { kind: 'incomplete', retryable: true, providerMessage: 'The provider stream closed before the answer finished' } };
       },
     });
-    const parts: StreamPart[] = [];
-    for await (const part of run.parts) {
-      parts.push(part);
+    const parts = await run.parts((part) => {
       if (part.type === 'text' && part.text.includes('Hel')) run.restart.abort();
-    }
+      return undefined;
+    });
     const written = frames(parts);
     expect(written.at(-1)).toBe('[DONE]');
     const last = written.at(-2) as ChatFrame;
@@ -258,7 +259,7 @@ describe('a committed stream', () => {
   it('a charge the ledger cannot record ends it with the in-band 503 server error instead of the usage frame', async () => {
     const run = await start({ events: () => scripted(ANSWER) });
     run.ledger.down = true;
-    const written = frames(await collect(run.parts));
+    const written = frames(await run.parts());
     expect(written.at(-1)).toBe('[DONE]');
     expect((written.at(-2) as ChatFrame).error).toMatchObject({ code: 503, message: 'The answer could not be recorded; repeat the request', metadata: { error_type: 'server' } });
     expect(written.some((frame) => (frame as ChatFrame).usage !== undefined)).toBe(false);
@@ -268,7 +269,7 @@ describe('a committed stream', () => {
 describe('what the call observer hears of a stream', () => {
   it('the endpoint that answered, then the stream opening and closing once its content came', async () => {
     const run = await start({ events: () => scripted(ANSWER) });
-    await collect(run.parts);
+    await run.parts();
     expect(run.observer.heard).toEqual(['answered alpha/acme/chat', 'stream opened', 'stream closed after content']);
   });
 
@@ -283,7 +284,7 @@ describe('what the call observer hears of a stream', () => {
         ]);
       },
     });
-    await collect(run.parts);
+    await run.parts();
     expect(run.observer.heard).toEqual(['failed alpha/acme/chat http failover', 'failed alpha/acme/chat timeout']);
   });
 });
@@ -297,7 +298,7 @@ describe('what a stream records for its endpoint\'s figures', () => {
 
   it('a complete stream: answered, with its time to first token and whole time, not cut by the ceiling', async () => {
     const run = await start({ events: () => scripted(ANSWER) });
-    await collect(run.parts);
+    await run.parts();
     expect(run.samples.recorded).toHaveLength(1);
     const sample = run.samples.recorded[0];
     expect(sample).toMatchObject({ endpointId: 'alpha/acme/chat', ok: true, runaway: false });
@@ -309,7 +310,10 @@ describe('what a stream records for its endpoint\'s figures', () => {
 
   it('a stream its caller left says nothing of the endpoint\'s uptime', async () => {
     const run = await start({ events: () => scripted([...ANSWER.slice(0, 3), { type: 'text.delta', index: 0, text: ' and more' }, ...ANSWER.slice(3)]) });
-    for await (const part of run.parts) if (part.type === 'text' && part.text.includes('Hel')) run.caller.abort();
+    await run.parts((part) => {
+      if (part.type === 'text' && part.text.includes('Hel')) run.caller.abort();
+      return undefined;
+    });
     expect(run.samples.recorded).toHaveLength(1);
     expect(run.samples.recorded[0]?.ok).toBeUndefined();
     expect(run.samples.recorded[0]?.responseSeconds).toBeUndefined();
@@ -318,7 +322,7 @@ describe('what a stream records for its endpoint\'s figures', () => {
   it('a stream its endpoint broke off is that endpoint\'s failure', async () => {
     const broken: CoreEvent = { type: 'error', failure: { kind: 'incomplete', retryable: true, providerMessage: 'closed early' } };
     const run = await start({ events: () => scripted([...ANSWER.slice(0, 3), broken]) });
-    await collect(run.parts);
+    await run.parts();
     expect(run.samples.recorded).toEqual([expect.objectContaining({ endpointId: 'alpha/acme/chat', ok: false })]);
   });
 
@@ -330,13 +334,13 @@ describe('what a stream records for its endpoint\'s figures', () => {
         { kind: 'timeout', retryable: true },
       ]),
     });
-    await collect(run.parts);
+    await run.parts();
     expect(run.samples.recorded).toEqual([{ endpointId: 'alpha/acme/chat', ok: false }, { endpointId: 'alpha/acme/chat', ok: false }]);
   });
 
   it('an answer in prose where a tool call was required: the endpoint was up, its tool call failed', async () => {
     const run = await start({ fails: failedAttempts([{ kind: 'contract', retryable: true }]) });
-    await collect(run.parts);
+    await run.parts();
     expect(run.samples.recorded).toEqual([{ endpointId: 'alpha/acme/chat', ok: true, toolCall: false }]);
   });
 });
@@ -351,25 +355,35 @@ describe('checkpoints of a committed stream', () => {
 
   it('the commit is checkpointed at once, then what was delivered as it goes, naming the serving endpoint, with counts that only grow', async () => {
     const run = await start({ events: () => scripted(WORDS) });
-    await collect(run.parts);
+    await run.parts();
     const counts = run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens);
     expect(counts).toEqual([0, 1, 2, 3, 4]);
     expect(run.checkpoints.recorded.every(({ generationId, delivered }) => generationId === 'gen-1' && delivered.endpointId === catalogue.endpoints.keys().next().value)).toBe(true);
   });
 
-  it('a part is checkpointed only once the caller took it', async () => {
+  it('a part is checkpointed only once the caller took it: a full output holds the checkpoint and the stream', async () => {
     const run = await start({ events: () => scripted(WORDS) });
-    let part = await run.parts.next();
-    while (!(part.value?.type === 'text' && part.value.text.includes('three'))) part = await run.parts.next();
-    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([0, 1]);
-    await run.parts.next();
-    expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([0, 1, 2]);
-    await collect(run.parts);
+    let take = () => {};
+    let held = false;
+    const counts = () => run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens);
+    const done = run.parts((part) => {
+      if (held || part.type !== 'text' || !part.text.includes('three')) return undefined;
+      held = true;
+      return new Promise((resolve) => {
+        take = resolve;
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(held).toBe(true);
+    expect(counts()).toEqual([0, 1]);
+    take();
+    await done;
+    expect(counts()).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('a stream shorter than the cadence is checkpointed once, at its commit, with nothing delivered', async () => {
     const run = await start({ events: () => scripted(WORDS) }, new RecordingCheckpoints({ tokens: 1, intervalMs: 60_000 }));
-    await collect(run.parts);
+    await run.parts();
     expect(run.checkpoints.recorded.map(({ delivered }) => delivered.completionTokens)).toEqual([0]);
     expect(run.ledger.settled).toHaveLength(1);
   });
@@ -380,7 +394,7 @@ describe('a stream that never commits', () => {
     const run = await start({
       fails: async (plan) => new AllAttemptsFailed(plan.attempts.map((attempt) => ({ attempt, failure: { kind: 'http', status: 500, retryable: true, providerMessage: 'boom' } }))),
     });
-    const parts = await collect(run.parts);
+    const parts = await run.parts();
     expect(parts).toHaveLength(1);
     const refused = parts[0];
     if (refused?.type !== 'refused') throw new Error('expected a refusal');
@@ -398,7 +412,7 @@ describe('a stream that never commits', () => {
         return new AllAttemptsFailed([]);
       },
     });
-    const pending = collect(run.parts);
+    const pending = run.parts();
     run.restart.abort();
     const [refused] = await pending;
     if (refused?.type !== 'refused') throw new Error('expected a refusal');

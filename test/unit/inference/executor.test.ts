@@ -5,6 +5,7 @@ import type { Plan, PlannedAttempt } from '../../../src/core/plan.js';
 import type { CoreRequest } from '../../../src/core/request.js';
 import type { RerankAsk } from '../../../src/core/rerank.js';
 import { AllAttemptsFailed, Executor } from '../../../src/inference/executor.js';
+import { STOP, type StreamReads } from '../../../src/inference/upstream-events.js';
 import { MemoryEndpointHealth, type EndpointHealth } from '../../../src/stats/endpoint-health.js';
 import { embeddingsAdapters, rerankAdapters } from '../../../src/upstream/operation-registry.js';
 import { speechAdapterFor } from '../../../src/upstream/speech-adapter.js';
@@ -75,8 +76,13 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** The events of a stream, read after read. */
-async function streamed(reads: AsyncIterable<CoreEvent[]>): Promise<CoreEvent[]> {
-  return (await collect(reads)).flat();
+async function streamed(reads: StreamReads): Promise<CoreEvent[]> {
+  const events: CoreEvent[] = [];
+  await reads.each((read) => {
+    events.push(...read);
+    return undefined;
+  });
+  return events;
 }
 
 async function failuresOf(run: Promise<unknown>): Promise<AllAttemptsFailed['failures']> {
@@ -329,10 +335,11 @@ describe('abort', () => {
     const controller = new AbortController();
     const answer = await executor.stream(request({ stream: true }), ALL, controller.signal);
     const events: CoreEvent[] = [];
-    for await (const read of answer.events) {
+    await answer.events.each((read) => {
       events.push(...read);
       if (read.some((event) => event.type === 'text.delta')) controller.abort();
-    }
+      return undefined;
+    });
     expect(transport.sent[0]?.body.end).toBe('aborted');
     expect(events.some((event) => event.type === 'finish')).toBe(false);
     expect(events.at(-1)?.type).toBe('error');
@@ -342,7 +349,7 @@ describe('abort', () => {
     const { transport, executor } = setup();
     transport.script(ALPHA, { body: [sse([chunk.text('Hel')], { done: false }), { hang: true }] });
     const answer = await executor.stream(request({ stream: true }), ALL, new AbortController().signal);
-    for await (const read of answer.events) if (read.some((event) => event.type === 'text.delta')) break;
+    await answer.events.each((read) => (read.some((event) => event.type === 'text.delta') ? STOP : undefined));
     expect(transport.sent[0]?.body.end).toBe('released');
   });
 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { DEFAULT_TRANSPORT_SETTINGS, Transport, transportFailure, type UpstreamResponse } from '../../../src/upstream/transport.js';
+import type { BodyChunks, BodyListener } from '../../../src/upstream/response-body.js';
 import type { UpstreamRequest } from '../../../src/upstream/types.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
@@ -324,6 +325,100 @@ describe('failures', () => {
       const error: unknown = await readAll(response).then(() => undefined, (thrown: unknown) => thrown);
       expect(transportFailure(error)).toMatchObject({ kind: 'timeout', retryable: true });
     });
+  });
+});
+
+/** What a listener was handed: the chunks' text, and how it ended (undefined while it has not). */
+interface Heard {
+  chunks: string[];
+  ended: { error: Error | undefined } | undefined;
+}
+
+/** Switches `response`'s reader to listening, each chunk answered as `answer` says. */
+function listenTo(response: UpstreamResponse, answer: (chunk: string, heard: Heard) => Promise<void> | undefined = () => undefined): { reader: BodyChunks; heard: Heard } {
+  const reader = response.body[Symbol.asyncIterator]() as BodyChunks;
+  const heard: Heard = { chunks: [], ended: undefined };
+  const listener: BodyListener = {
+    chunk(bytes) {
+      const text = Buffer.from(bytes).toString();
+      heard.chunks.push(text);
+      return answer(text, heard);
+    },
+    end(error) {
+      if (heard.ended) throw new Error('ended twice');
+      heard.ended = { error };
+    },
+  };
+  reader.listen(listener);
+  return { reader, heard };
+}
+
+describe('a reader that listens', () => {
+  test('it is handed the chunks held, then each as it arrives, in order, then the end', async () => {
+    const response = await transport.send(provider.url, ask('/numbered'), AbortSignal.timeout(5_000));
+    await sleep(12);
+    const { heard } = listenTo(response);
+    expect(heard.chunks.length).toBeGreaterThan(0);
+    await expect.poll(() => heard.ended).toEqual({ error: undefined });
+    expect(heard.chunks.length).toBeGreaterThan(1);
+    expect(heard.chunks.join('')).toBe(Array.from({ length: 12 }, (_, n) => `chunk-${n};`).join(''));
+  });
+
+  test('after pulling, the rest is handed over: nothing lost or repeated', async () => {
+    const response = await transport.send(provider.url, ask('/numbered'), AbortSignal.timeout(5_000));
+    const reader = response.body[Symbol.asyncIterator]() as BodyChunks;
+    const first = await reader.next();
+    const heard: string[] = [];
+    let ended = false;
+    reader.listen({
+      chunk: (bytes) => void heard.push(Buffer.from(bytes).toString()),
+      end: () => {
+        ended = true;
+      },
+    });
+    await expect.poll(() => ended).toBe(true);
+    expect(Buffer.from(first.value ?? []).toString() + heard.join('')).toBe(Array.from({ length: 12 }, (_, n) => `chunk-${n};`).join(''));
+  });
+
+  test('a chunk answered with a promise holds the rest (and the provider) until it settles', async () => {
+    const response = await transport.send(provider.url, ask('/large'), AbortSignal.timeout(15_000));
+    let read = 0;
+    let release = () => {};
+    const { heard } = listenTo(response, (chunk, { chunks }) => {
+      read += chunk.length;
+      if (chunks.length > 1) return undefined;
+      return new Promise((resolve) => {
+        release = resolve;
+      });
+    });
+    await sleep(300);
+    expect(heard.chunks).toHaveLength(1);
+    // unpaused, the whole 64 MiB crosses loopback in far less than 300 ms
+    expect(largeWritten - read).toBeLessThan(24 * 1024 * 1024);
+    release();
+    await expect.poll(() => heard.ended, { timeout: 10_000 }).toEqual({ error: undefined });
+    expect(read).toBe(LARGE_BYTES);
+  });
+
+  test('a connection reset is its end, with the error', async () => {
+    const response = await transport.send(provider.url, ask('/reset-mid-body'), AbortSignal.timeout(5_000));
+    const { heard } = listenTo(response);
+    await expect.poll(() => heard.ended).toBeDefined();
+    expect(transportFailure(heard.ended?.error)).toMatchObject({ kind: 'network', retryable: true });
+  });
+
+  test('destroying the body in its own call closes the upstream request; the end comes once, after that call', async () => {
+    const response = await transport.send(provider.url, ask('/hold-body'), new AbortController().signal);
+    let endedInCall: boolean | undefined;
+    const { heard } = listenTo(response, (_chunk, seen) => {
+      response.body.destroy();
+      endedInCall = seen.ended !== undefined;
+      return undefined;
+    });
+    await expect.poll(() => heard.chunks).toEqual(['data: first\n\n']);
+    expect(endedInCall).toBe(false);
+    expect(heard.ended?.error).toBeInstanceOf(Error);
+    await closedSoon('/hold-body');
   });
 });
 
