@@ -10,7 +10,6 @@ export class SseSocket {
   private opened = false;
   private lastWriteAt = 0;
   private timer: NodeJS.Timeout | undefined;
-  private corked = false;
 
   constructor(
     private readonly response: ServerResponse,
@@ -55,22 +54,8 @@ export class SseSocket {
     if (text.length === 0 || this.isClosed) return undefined;
     this.open();
     this.lastWriteAt = Date.now();
-    this.coalesce();
+    // node:http corks the socket for the rest of the tick: what is written together leaves in one system call
     return this.response.write(text) ? undefined : drained(this.response);
-  }
-
-  /**
-   * Holds writes until the current burst of work is done, so the frames translated from one
-   * upstream read leave in one system call instead of one each.
-   */
-  private coalesce(): void {
-    if (this.corked) return;
-    this.corked = true;
-    this.response.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      this.response.uncork();
-    });
   }
 
   end(text = ''): void {
