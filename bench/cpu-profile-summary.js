@@ -11,10 +11,12 @@
  * a SQLite step called by the ledger is the ledger's), Node's internals last (a socket write is the
  * upstream call's when undici made it). Checked in this order.
  */
+const STREAMS = 'streams (SSE read, translate, write)';
+
 const STAGES = [
   ['ledger and records (SQLite, billing, store)', /^(better-sqlite3|kysely|pg|pg-protocol)\/|^dist\/(billing|store)\//],
-  ['upstream call (undici, transport)', /^undici\/|^dist\/upstream\/transport/],
-  ['streams (SSE read, translate, write)', /^dist\/upstream\/(sse-frames|block-tracker|[a-z]+\/(stream|delta))|^dist\/dialects\/[a-z]+\/encode-stream|^dist\/inference\/(answer-stream|stream-checkpoint)|^dist\/http\/inference\/(write-stream|sse-socket)|^dist\/core\/answer-meter/],
+  ['upstream call (undici, transport)', /^undici\/|^dist\/upstream\/(transport|response-body)/],
+  [STREAMS, /^dist\/upstream\/(sse-frames|block-tracker|[a-z]+\/(stream|delta))|^dist\/dialects\/[a-z]+\/encode-stream|^dist\/inference\/(answer-stream|stream-checkpoint|upstream-events|stream-output)|^dist\/http\/inference\/(write-stream|sse-socket)|^dist\/core\/answer-meter/],
   ['prompt estimate (tokenizer)', /^gpt-tokenizer\/|^dist\/core\/(text-tokens|token-estimate|request-facts)/],
   ['logging (pino)', /^pino|^dist\/http\/request-(log|trace)/],
   ['metrics (prom-client, figures)', /^prom-client\/|^@datadog\/|^dist\/runtime\/metrics|^dist\/stats\//],
@@ -25,10 +27,16 @@ const STAGES = [
   ['the call (inference)', /^dist\/inference\//],
 ];
 
+/** node:http's own uncork at the end of a tick that wrote a response in parts: a stream's frames leaving (whole replies leave in `end`). */
+const STREAM_WRITES = 'connectionCorkNT';
+
 function stageOf(node, parents) {
   if (node.callFrame.functionName === '(garbage collector)') return 'garbage collection';
   const frames = [];
-  for (let current = node; current; current = parents.get(current.id)) frames.push(location(current.callFrame));
+  for (let current = node; current; current = parents.get(current.id)) {
+    if (current.callFrame.functionName === STREAM_WRITES) return STREAMS;
+    frames.push(location(current.callFrame));
+  }
   // Node's own internals (sockets, streams) belong to the package or project code that called them
   const ordered = [...frames.filter((where) => !where.startsWith('node:')), ...frames.filter((where) => where.startsWith('node:'))];
   for (const where of ordered) {
