@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd, parseUsd } from '../../src/billing/money.js';
 import { readSse, send, startHarness, type Harness } from './harness.js';
@@ -93,6 +95,45 @@ describe('streamed chat completion', () => {
     expect(reply.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(reply.headers.get('x-generation-id')).toMatch(/^gen-/);
     expect(reply.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
+/** A stream read by a caller who stops reading for `pauseMs` once the first bytes came: its body as text. */
+async function readPausing(content: string, pauseMs: number): Promise<string> {
+  const body = JSON.stringify(streamBody('acme/chat', content));
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = httpRequest(`${harness.baseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, resolve);
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+  const chunks: Buffer[] = [];
+  let paused = false;
+  response.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    if (paused) return;
+    paused = true;
+    response.pause();
+    setTimeout(() => response.resume(), pauseMs);
+  });
+  await new Promise((resolve) => response.on('end', resolve));
+  return Buffer.concat(chunks).toString();
+}
+
+describe('a caller who reads slowly', () => {
+  it('holds the stream back: every frame arrives, in order, once, then the usage and [DONE]', async () => {
+    // several MB of frames: more than the sockets between the gateway and the caller hold
+    const content = 'Hello [[sim tokens=20000]]';
+    const slow = readSse(await readPausing(content, 400)).data;
+    await sleep(10);
+    const { data } = await rawStream('acme/chat', content);
+    const texts = (frames: string[]) => frames.filter((frame) => frame !== '[DONE]').map((frame) => (JSON.parse(frame) as Chunk).choices[0]?.delta.content ?? '');
+    expect(slow.length).toBeGreaterThan(20_000);
+    expect(texts(slow).join('')).toBe(texts(data).join(''));
+    expect(slow.at(-1)).toBe('[DONE]');
+    expect((JSON.parse(slow.at(-2) ?? '{}') as Chunk).usage?.completion_tokens).toBe(20_000);
   });
 });
 
