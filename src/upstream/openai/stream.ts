@@ -96,7 +96,7 @@ export class OpenAiStreamDecoder implements StreamDecoder {
     const at = data.indexOf(quoted);
     if (at < 0 || data.indexOf(quoted, at + 1) >= 0) return;
     this.learntFrames += 1;
-    const frame = { before: data.slice(0, at + 1), after: data.slice(at + quoted.length - 1) };
+    const frame = { before: ownText(data.slice(0, at + 1)), after: ownText(data.slice(at + quoted.length - 1)) };
     const probe = parseJson(frame.before + PROBE_TEXT + frame.after);
     if (isPlainObject(probe) && onlyText(probe) === PROBE_TEXT) this.textFrame = frame;
   }
@@ -138,9 +138,18 @@ function onlyText(chunk: JsonObject): string | undefined {
 
 /** The text between a learnt frame's bytes, when `data` is that frame with another text. */
 function textIn(data: string, frame: TextFrame): string | undefined {
+  const start = frame.before.length;
   const end = data.length - frame.after.length;
-  if (end <= frame.before.length || !data.startsWith(frame.before) || !data.endsWith(frame.after)) return undefined;
-  return plainText(data, frame.before.length, end) ? data.slice(frame.before.length, end) : undefined;
+  // the ends cut off and compared whole: `startsWith` on the slices the SSE reader hands over reads
+  // them a character at a time (about 0.4 µs a frame against 0.07)
+  if (end <= start || data.slice(0, start) !== frame.before || data.slice(end) !== frame.after) return undefined;
+  return plainText(data, start, end) ? data.slice(start, end) : undefined;
+}
+
+/** A copy of `text` of its own: a slice would keep alive the whole read it was cut from, for the stream's life. */
+function ownText(text: string): string {
+  // UTF-16 code units out and back in: exact for any string
+  return Buffer.from(text, 'utf16le').toString('utf16le');
 }
 
 /** True when `data` from `start` to `end` holds no quote, backslash or control character: a JSON string's text as written. */

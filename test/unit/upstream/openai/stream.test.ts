@@ -182,6 +182,22 @@ describe('OpenAI-compatible stream decoder: text frames read without parsing the
     expect(events.find((event) => event.type === 'error')).toMatchObject({ failure: { kind: 'protocol', providerMessage: 'Unreadable stream frame from the provider' } });
   });
 
+  it('reads a frame as its parse would where the bytes around its text differ from the learnt ones, even at the same length', () => {
+    const frames = [
+      text('Hel'),
+      text('lo'),
+      // "refusal" for "content" before the text, "ab" for null after it: the same lengths as the learnt frame's
+      wire({ index: 0, delta: { refusal: 'no' }, logprobs: null, finish_reason: null }),
+      wire({ index: 0, delta: { content: 'end' }, logprobs: null, finish_reason: 'ab' }),
+    ];
+    expect(frames[2]?.length).toBe(text('no').length);
+    expect(frames[3]?.length).toBe(text('end').length);
+    const events = decode(frames);
+    expect(events).toEqual(parsedOneByOne(frames));
+    expect(events.map((event) => event.type)).toContain('refusal.delta');
+    expect(events.map((event) => event.type)).toContain('finish');
+  });
+
   it('stops learning when every frame differs from the last (a random padding member): three extra readings at most', () => {
     const frames = Array.from({ length: 20 }, (_, index) => wire({ index: 0, delta: { content: `piece ${index}` }, logprobs: null, finish_reason: null }, { obfuscation: 'x'.repeat(index) }));
     const expected = parsedOneByOne(frames);
