@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, sql } from 'kysely';
 import { announceOnCommit } from '../store/commit-notices.js';
 import { ForeignCommits } from '../store/foreign-commits.js';
+import { sqliteRollbacks } from '../store/write-batcher.js';
 import type { Db, Store } from '../store/store.js';
 
 /**
@@ -46,20 +47,26 @@ export function keyRevisionReader(store: Store): KeyRevisionReader {
 /**
  * The key revision of a SQLite database this process serves, without a reading per request: the
  * revision last read holds until keys may have changed, that is until a write of this process that
- * changed them commits (`store.committed`), or another connection commits anything (the admin CLI;
- * `ForeignCommits`, looked for at most every 10 ms). A revocation made here is honoured by the next
- * request, one made by the admin CLI within 10 ms of its commit.
+ * changed them commits (`store.committed`), another connection commits anything (the admin CLI;
+ * `ForeignCommits`, looked for at most every 10 ms), or the write batch undid writes. A reading taken
+ * while a write batch runs sees its uncommitted revision; were it kept after that write rolled back,
+ * the next change would bring the revision back to the value read and the key cache would not see it
+ * move. A revocation made here is honoured by the next request, one made by the admin CLI within
+ * 10 ms of its commit.
  */
 export function sqliteKeyRevision(store: Store, database: BetterSqlite3.Database): KeyRevisionReader {
   const statement = database.prepare<[], number>(REVISION_SQL).pluck();
   const foreignCommits = ForeignCommits.of(database);
-  let known: { revision: number; foreignVersion: number } | undefined;
+  let known: { revision: number; foreignVersion: number; rollbacks: number } | undefined;
   store.committed.on('keys', () => {
     known = undefined;
   });
   return () => {
     const foreignVersion = foreignCommits.version();
-    if (known?.foreignVersion !== foreignVersion) known = { revision: statement.get() ?? 0, foreignVersion };
+    const rollbacks = sqliteRollbacks(database);
+    if (known?.foreignVersion !== foreignVersion || known.rollbacks !== rollbacks) {
+      known = { revision: statement.get() ?? 0, foreignVersion, rollbacks };
+    }
     return Promise.resolve(known.revision);
   };
 }

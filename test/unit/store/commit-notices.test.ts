@@ -112,6 +112,23 @@ describe('the key revision of a SQLite database this process serves', () => {
     expect(await read()).toBe(first + 101);
   });
 
+  it('a reading taken inside a write that rolls back is not kept: the next change still moves the revision', async () => {
+    const { gateway, read } = await pair();
+    const first = await read();
+    // a committed change: the next call reads again
+    await gateway.write((tx) => bumpKeyRevision(tx));
+    const refused = gateway.write(async (tx) => {
+      await bumpKeyRevision(tx);
+      // another request reads while the batch runs: the same connection sees the write uncommitted
+      expect(await read()).toBe(first + 2);
+      throw new Error('refused');
+    });
+    await expect(refused).rejects.toThrow('refused');
+    expect(await read()).toBe(first + 1);
+    await gateway.write((tx) => bumpKeyRevision(tx));
+    expect(await read()).toBe(first + 2);
+  });
+
   it("another connection's change (the admin CLI) is read once it is looked for (every 10 ms)", async () => {
     const { admin, read } = await pair();
     const first = await read();
