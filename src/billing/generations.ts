@@ -29,9 +29,10 @@ export function createGenerationReader(store: Store): GenerationReader {
  * priced lines are stored as 0 while the quantities stay, so the record says what was waived; nothing
  * is then uncollected, since nothing was collected. Its texts, provider text and client headers among
  * them, are made storable here (U+0000 becomes U+FFFD, see storable-text.ts), for both engines and
- * every way a record is written.
+ * every way a record is written. A record written for a hold (`heldBy`) names the hold and its
+ * instance, as its pending row did; every row has all the columns, so every row has one shape.
  */
-export function generationToRow(record: GenerationRecord, charged: boolean): Insertable<GenerationsTable> {
+export function generationToRow(record: GenerationRecord, charged: boolean, heldBy?: Hold, instanceId: string | null = null): Insertable<GenerationsTable> {
   const cost: Units = charged ? record.cost : 0n;
   const uncollected = charged ? record.uncollected : undefined;
   return storableRow({
@@ -66,13 +67,15 @@ export function generationToRow(record: GenerationRecord, charged: boolean): Ins
     app_title: record.appTitle,
     app_referer: record.appReferer,
     metadata: record.metadata === null ? null : storableJsonText(record.metadata),
+    instance_id: heldBy ? instanceId : null,
+    hold_id: heldBy ? heldBy.id : null,
+    held_units: heldBy ? heldBy.amount.toString() : null,
   });
 }
 
 /** The row written with a hold: the pending record, stamped with its instance and its hold. */
 export function pendingGenerationRow(hold: Hold, instanceId: string | null): PendingGenerationRow {
-  // Stamped onto the fresh row rather than spread into a copy: this runs on every admission.
-  return Object.assign(generationToRow(hold.pending, false), { instance_id: instanceId, hold_id: hold.id, held_units: hold.amount.toString() });
+  return generationToRow(hold.pending, false, hold, instanceId) as PendingGenerationRow;
 }
 
 interface StoredLine {

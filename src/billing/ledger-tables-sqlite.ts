@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { SpendScope } from '../accounts/types.js';
-import { accountBalanceOf, GENERATION_COLUMNS, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type GenerationColumn, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
 import { MoneyMoves } from './money-moves.js';
 import { MoneyReadCache } from './money-read-cache.js';
 import type { Units } from './money.js';
@@ -188,7 +188,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       statements.writeAccount(first.hold.accountId, { balance: account.balance, reserved: account.reserved + total });
       for (const { hold, pending } of holds) {
         statements.insertHold(hold, pending.instance_id);
-        if (statements.insertGeneration.run(boundValues(pending, GENERATION_COLUMNS)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
+        if (statements.insertGeneration.run(generationValues(pending)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
       }
       return true;
     },
@@ -199,7 +199,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       settleHoldsNow(statements, settlements);
     },
     async insertGeneration(row: Insertable<GenerationsTable>) {
-      return statements.insertGeneration.run(boundValues(row, GENERATION_COLUMNS)).changes === 1;
+      return statements.insertGeneration.run(generationValues(row)).changes === 1;
     },
     insertEntry,
     moveMoney,
@@ -221,7 +221,7 @@ function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonl
   const moves = new MoneyMoves();
   for (const { holdId, accountId, record, charge } of settlements) {
     const held = holdsStored ? (statements.deleteHold.get(holdId) as string | undefined) : undefined;
-    const written = statements.settleGeneration.run(boundValues(record, GENERATION_COLUMNS)).changes === 1;
+    const written = statements.settleGeneration.run(generationValues(record)).changes === 1;
     const taken = written ? charge : null;
     if (held === undefined && taken === null) continue;
     if (taken) writeEntry(statements, taken.entry);
@@ -245,7 +245,11 @@ function writeEntry(statements: SqliteLedgerStatements, entry: LedgerEntry): voi
   statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
 }
 
-/** A row's values for `columns`, by position; an absent value binds NULL. */
-function boundValues(row: Insertable<GenerationsTable>, columns: readonly GenerationColumn[]): unknown[] {
-  return columns.map((column) => row[column] ?? null);
-}
+/**
+ * A generation row's values in `GENERATION_COLUMNS` order, an absent value NULL. Written out once as
+ * a function naming each column: read by a computed name, the 34 columns cost about 2 µs a row (a
+ * lookup by name each), as much as the rest of a settlement's own code.
+ */
+const generationValues = new Function('row', `return [${GENERATION_COLUMNS.map((column) => `row.${column} ?? null`).join(', ')}];`) as (
+  row: Insertable<GenerationsTable>,
+) => unknown[];

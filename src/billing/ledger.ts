@@ -132,7 +132,7 @@ function settlementOf(held: Hold, given: GenerationRecord | undefined, charged: 
     accountId: held.accountId,
     // the hold's own row decides between two settlements of one hold: the second finds it gone;
     // a record written whole (its hold was never stored) names its instance and hold as a pending row would
-    record: Object.assign(generationToRow(record, charged), { instance_id: instanceId, hold_id: held.id, held_units: held.amount.toString() }),
+    record: generationToRow(record, charged, held, instanceId),
     // the charge counts in the window its hold was taken in, as the hold did
     charge: cost === 0n ? null : {
       entry: { id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at },
