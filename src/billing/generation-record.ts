@@ -46,9 +46,13 @@ export interface RecordFacts {
   uncollected?: Uncollected;
 }
 
-/** The one place a generation record is built. */
+/**
+ * The one place a generation record is built. Every member is named, an unreported count or an
+ * absent shortfall left undefined: a spread of the usage in the middle cost as much as the rest of
+ * a settlement's own code, each member after it added one by one.
+ */
 export function generationRecord(facts: RecordFacts): GenerationRecord {
-  const { attempt, owner } = facts;
+  const { attempt, owner, usage } = facts;
   const endpoint = attempt?.endpoint;
   return {
     id: facts.generationId,
@@ -66,11 +70,15 @@ export function generationRecord(facts: RecordFacts): GenerationRecord {
     nativeFinishReason: facts.nativeFinishReason ?? null,
     errorCode: facts.error?.status ?? null,
     errorMessage: facts.error?.message ?? null,
-    ...facts.usage,
+    promptTokens: usage?.promptTokens,
+    completionTokens: usage?.completionTokens,
+    cachedTokens: usage?.cachedTokens,
+    cacheWriteTokens: usage?.cacheWriteTokens,
+    reasoningTokens: usage?.reasoningTokens,
     estimatedPromptTokens: facts.estimatedPromptTokens,
     cost: facts.cost,
     costLines: facts.costLines,
-    ...(facts.uncollected && { uncollected: facts.uncollected }),
+    uncollected: facts.uncollected,
     createdAt: new Date(facts.startedAt),
     latencyMs: facts.firstContentAt !== undefined ? facts.firstContentAt - facts.startedAt : null,
     generationMs: facts.finishedAt !== undefined ? facts.finishedAt - facts.startedAt : null,

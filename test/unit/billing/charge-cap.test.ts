@@ -158,7 +158,7 @@ describe('the charge never exceeds the hold', () => {
     const held = await heldChat(ledger, 10);
     const { record, overruns } = await settle(ledger, held, outcomeOf(held, { promptTokens: held.estimate, completionTokens: 10 }));
     expect(record.cost).toBe(held.hold.amount);
-    expect(record).not.toHaveProperty('uncollected');
+    expect(record.uncollected).toBeUndefined();
     expect(overruns).toEqual([]);
   });
 
