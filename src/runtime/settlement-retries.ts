@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Ledger } from '../billing/types.js';
 import type { BackgroundTask } from '../cluster/background.js';
 import { isStoreUnreachable } from '../store/store-unreachable.js';
+import { started } from './metered-ledger.js';
 
 /** How often settlements the database refused are tried again. */
 export const SETTLEMENT_RETRY_MS = 1_000;
@@ -70,13 +71,12 @@ export class SettlementRetries implements BackgroundTask {
     }
   }
 
-  async #attempt(generationId: string, write: () => Promise<void>): Promise<void> {
-    try {
-      await write();
-    } catch (error) {
+  /** The write, kept when the database refused it; a rejection handler rather than an async function: this wraps every settlement. */
+  #attempt(generationId: string, write: () => Promise<void>): Promise<void> {
+    return started(write).catch((error: unknown) => {
       if (isStoreUnreachable(error)) this.#keep(generationId, write);
       throw error;
-    }
+    });
   }
 
   #keep(generationId: string, write: () => Promise<void>): void {
