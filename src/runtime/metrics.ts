@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { toUsdNumber } from '../billing/money.js';
+import { SeriesCounter, SeriesHistogram } from './series-metrics.js';
 import type { GatewayError } from '../core/errors.js';
 import type { AttemptFailure, PlannedAttempt } from '../core/plan.js';
 import type { EndedRequest, RequestMetrics } from '../http/request-log.js';
@@ -29,16 +30,16 @@ const SIGNAL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
  */
 export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallObserver {
   readonly #registry = new Registry();
-  readonly #requests = this.#counter('switchyard_http_requests_total', 'HTTP requests answered, by route pattern and status', ['route', 'status']);
-  readonly #duration = this.#histogram('switchyard_http_request_duration_seconds', 'Time from a request\'s arrival to the end of its answer', ['route', 'provider'], SECONDS_BUCKETS);
-  readonly #firstToken = this.#histogram('switchyard_time_to_first_token_seconds', 'Time from routing a streamed request to its first content', ['route', 'provider'], FIRST_TOKEN_BUCKETS);
-  readonly #attempts = this.#counter('switchyard_upstream_attempts_total', 'Upstream calls made, by provider and endpoint', ['provider', 'endpoint']);
-  readonly #failures = this.#counter('switchyard_upstream_failures_total', 'Upstream calls that failed before an answer committed, by provider, endpoint and kind of failure', ['provider', 'endpoint', 'reason']);
-  readonly #refusals = this.#counter('switchyard_refusals_total', 'Requests refused before any upstream call (no route, unknown model, no credit, …), by error code', ['code']);
+  readonly #requests = this.#seriesCounter('switchyard_http_requests_total', 'HTTP requests answered, by route pattern and status', ['route', 'status']);
+  readonly #duration = this.#seriesHistogram('switchyard_http_request_duration_seconds', 'Time from a request\'s arrival to the end of its answer', ['route', 'provider'], SECONDS_BUCKETS);
+  readonly #firstToken = this.#seriesHistogram('switchyard_time_to_first_token_seconds', 'Time from routing a streamed request to its first content', ['route', 'provider'], FIRST_TOKEN_BUCKETS);
+  readonly #attempts = this.#seriesCounter('switchyard_upstream_attempts_total', 'Upstream calls made, by provider and endpoint', ['provider', 'endpoint']);
+  readonly #failures = this.#seriesCounter('switchyard_upstream_failures_total', 'Upstream calls that failed before an answer committed, by provider, endpoint and kind of failure', ['provider', 'endpoint', 'reason']);
+  readonly #refusals = this.#seriesCounter('switchyard_refusals_total', 'Requests refused before any upstream call (no route, unknown model, no credit, …), by error code', ['code']);
   readonly #openStreams = this.#gauge('switchyard_open_streams', 'Streamed answers (events or audio) open to callers');
   readonly #openHolds = this.#gauge('switchyard_open_holds', 'Credit holds taken by requests in flight on this instance');
-  readonly #ledgerWrites = this.#histogram('switchyard_ledger_write_duration_seconds', 'Time a ledger write took: a hold, or a settlement or release closing one', ['operation'], LEDGER_BUCKETS);
-  readonly #rateLimited = this.#counter('switchyard_rate_limited_total', 'Requests refused with 429 by a rate limit, by limit', ['limit']);
+  readonly #ledgerWrites = this.#seriesHistogram('switchyard_ledger_write_duration_seconds', 'Time a ledger write took: a hold, or a settlement or release closing one', ['operation'], LEDGER_BUCKETS);
+  readonly #rateLimited = this.#seriesCounter('switchyard_rate_limited_total', 'Requests refused with 429 by a rate limit, by limit', ['limit']);
   readonly #reloads = this.#counter('switchyard_catalogue_reloads_total', 'Catalogue reloads, by outcome', ['outcome']);
   readonly #fallbackLimits = this.#gauge('switchyard_rate_limit_fallback', '1 while Redis cannot be reached and this instance enforces its share (limit ÷ live instances) of each rate limit on its own');
   readonly #liveInstances = this.#gauge('switchyard_live_instances', 'Instances on this database whose heartbeat is fresh, this one included');
@@ -61,23 +62,23 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
 
   requestEnded(request: EndedRequest): void {
     const provider = request.provider ?? 'none';
-    this.#requests.inc({ route: request.route, status: request.status });
-    this.#duration.observe({ route: request.route, provider }, request.durationMs / 1000);
-    if (request.firstContentMs !== undefined) this.#firstToken.observe({ route: request.route, provider }, request.firstContentMs / 1000);
+    this.#requests.inc([request.route, String(request.status)]);
+    this.#duration.observe([request.route, provider], request.durationMs / 1000);
+    if (request.firstContentMs !== undefined) this.#firstToken.observe([request.route, provider], request.firstContentMs / 1000);
   }
 
   refused(error: GatewayError): void {
-    this.#refusals.inc({ code: error.code });
+    this.#refusals.inc([error.code]);
   }
 
   attemptFailed(failed: AttemptFailure): void {
-    const labels = endpointLabels(failed.attempt);
-    this.#attempts.inc(labels);
-    this.#failures.inc({ ...labels, reason: failed.failure.kind });
+    const { endpoint } = failed.attempt;
+    this.#attempts.inc([endpoint.provider.slug, endpoint.id]);
+    this.#failures.inc([endpoint.provider.slug, endpoint.id, failed.failure.kind]);
   }
 
   answered(attempt: PlannedAttempt): void {
-    this.#attempts.inc(endpointLabels(attempt));
+    this.#attempts.inc([attempt.endpoint.provider.slug, attempt.endpoint.id]);
   }
 
   streamOpened(): void {
@@ -97,7 +98,7 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   }
 
   ledgerWrite(operation: LedgerWrite, seconds: number): void {
-    this.#ledgerWrites.observe({ operation }, seconds);
+    this.#ledgerWrites.observe([operation], seconds);
   }
 
   /** Whether the rate limits are enforced per instance now (Redis unreachable). */
@@ -135,7 +136,7 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   }
 
   rateLimited(limit: RateLimitName): void {
-    this.#rateLimited.inc({ limit });
+    this.#rateLimited.inc([limit]);
   }
 
   catalogueReloaded(outcome: ReloadReport['outcome']): void {
@@ -158,6 +159,16 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
     return new Counter({ name, help, labelNames, registers: [this.#registry], ...(collect && { collect }) });
   }
 
+  /** A counter counted on every request: its series kept (see series-metrics.ts). */
+  #seriesCounter(name: string, help: string, labelNames: readonly string[]): SeriesCounter {
+    return new SeriesCounter(name, help, labelNames, this.#registry);
+  }
+
+  /** A histogram observed on every request: its series kept (see series-metrics.ts). */
+  #seriesHistogram(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]): SeriesHistogram {
+    return new SeriesHistogram(name, help, labelNames, buckets, this.#registry);
+  }
+
   #gauge(name: string, help: string): Gauge {
     return new Gauge({ name, help, registers: [this.#registry] });
   }
@@ -165,8 +176,4 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   #histogram<Label extends string>(name: string, help: string, labelNames: readonly Label[], buckets: number[]): Histogram<Label> {
     return new Histogram({ name, help, labelNames, buckets, registers: [this.#registry] });
   }
-}
-
-function endpointLabels(attempt: PlannedAttempt): { provider: string; endpoint: string } {
-  return { provider: attempt.endpoint.provider.slug, endpoint: attempt.endpoint.id };
 }
