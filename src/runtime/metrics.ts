@@ -36,8 +36,8 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   readonly #attempts = this.#seriesCounter('switchyard_upstream_attempts_total', 'Upstream calls made, by provider and endpoint', ['provider', 'endpoint']);
   readonly #failures = this.#seriesCounter('switchyard_upstream_failures_total', 'Upstream calls that failed before an answer committed, by provider, endpoint and kind of failure', ['provider', 'endpoint', 'reason']);
   readonly #refusals = this.#seriesCounter('switchyard_refusals_total', 'Requests refused before any upstream call (no route, unknown model, no credit, …), by error code', ['code']);
-  readonly #openStreams = this.#gauge('switchyard_open_streams', 'Streamed answers (events or audio) open to callers');
-  readonly #openHolds = this.#gauge('switchyard_open_holds', 'Credit holds taken by requests in flight on this instance');
+  readonly #openStreams = this.#openCount('switchyard_open_streams', 'Streamed answers (events or audio) open to callers');
+  readonly #openHolds = this.#openCount('switchyard_open_holds', 'Credit holds taken by requests in flight on this instance');
   readonly #ledgerWrites = this.#seriesHistogram('switchyard_ledger_write_duration_seconds', 'Time a ledger write took: a hold, or a settlement or release closing one', ['operation'], LEDGER_BUCKETS);
   readonly #rateLimited = this.#seriesCounter('switchyard_rate_limited_total', 'Requests refused with 429 by a rate limit, by limit', ['limit']);
   readonly #reloads = this.#counter('switchyard_catalogue_reloads_total', 'Catalogue reloads, by outcome', ['outcome']);
@@ -82,19 +82,19 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   }
 
   streamOpened(): void {
-    this.#openStreams.inc();
+    this.#openStreams.value += 1;
   }
 
   streamClosed(): void {
-    this.#openStreams.dec();
+    this.#openStreams.value -= 1;
   }
 
   holdOpened(): void {
-    this.#openHolds.inc();
+    this.#openHolds.value += 1;
   }
 
   holdClosed(): void {
-    this.#openHolds.dec();
+    this.#openHolds.value -= 1;
   }
 
   ledgerWrite(operation: LedgerWrite, seconds: number): void {
@@ -167,6 +167,20 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   /** A histogram observed on every request: its series kept (see series-metrics.ts). */
   #seriesHistogram(name: string, help: string, labelNames: readonly string[], buckets: readonly number[]): SeriesHistogram {
     return new SeriesHistogram(name, help, labelNames, buckets, this.#registry);
+  }
+
+  /** A gauge of what is open now, kept as a number and read at each scrape: it moves twice per request. */
+  #openCount(name: string, help: string): { value: number } {
+    const open = { value: 0 };
+    new Gauge({
+      name,
+      help,
+      registers: [this.#registry],
+      collect() {
+        this.set(open.value);
+      },
+    });
+    return open;
   }
 
   #gauge(name: string, help: string): Gauge {
