@@ -1,5 +1,9 @@
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { gatewayLogger } from '../../../src/runtime/gateway-logger.js';
+import { gatewayLogger, TurnWrites } from '../../../src/runtime/gateway-logger.js';
 
 describe('LOG_LEVEL', () => {
   it('names the level of the gateway logger, info by default', () => {
@@ -10,5 +14,35 @@ describe('LOG_LEVEL', () => {
 
   it('an unknown level is refused naming the variable and the levels there are', () => {
     expect(() => gatewayLogger('verbose')).toThrow('LOG_LEVEL: unknown level "verbose" (one of trace, debug, info, warn, error, fatal, silent)');
+  });
+});
+
+describe('log lines written to a file', () => {
+  it('are gathered over a turn of the event loop and written once, in order, at its end', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'switchyard-log-'));
+    const path = join(folder, 'out.log');
+    const fd = openSync(path, 'w');
+    try {
+      const output = new TurnWrites(fd);
+      const logger = pino({ level: 'info' }, output);
+      logger.info({ n: 1 }, 'first');
+      logger.info({ n: 2 }, 'second');
+      expect(readFileSync(path, 'utf8')).toBe('');
+      await new Promise((resolve) => setImmediate(resolve));
+      const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { msg: string; n: number });
+      expect(lines.map((line) => [line.msg, line.n])).toEqual([['first', 1], ['second', 2]]);
+      logger.info('third, flushed by hand as at exit');
+      output.flush();
+      expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3);
+    } finally {
+      closeSync(fd);
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('a line the file refuses is dropped without stopping the gateway', () => {
+    const output = new TurnWrites(-1);
+    output.write('{"msg":"lost"}\n');
+    expect(() => output.flush()).not.toThrow();
   });
 });
