@@ -41,9 +41,13 @@ export function formatUsd(units: Units): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** The amount as a JSON number for `usage.cost`; parsed from the exact decimal form. */
+/**
+ * The amount as a JSON number for `usage.cost`: the number nearest the exact amount, parsed from its
+ * digits scaled by an exponent (as `Number(formatUsd(units))` parses it, without the division and
+ * the formatting).
+ */
 export function toUsdNumber(units: Units): number {
-  return Number(formatUsd(units));
+  return Number(`${units}e-${SCALE_DIGITS}`);
 }
 
 /** price per unit × count, exact. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUsd } from '../../../src/billing/money.js';
+import { formatUsd, parseUsd, toUsdNumber } from '../../../src/billing/money.js';
 import { plainDecimal, unitsFromUsdNumber } from '../../../src/billing/usd-number.js';
 
 describe('USD amounts sent as JSON numbers', () => {
@@ -26,5 +26,15 @@ describe('USD amounts sent as JSON numbers', () => {
 
   it('a negative number keeps its sign (the caller refuses it)', () => {
     expect(unitsFromUsdNumber(-1)).toBe(-parseUsd('1'));
+  });
+});
+
+describe('USD amounts rendered as JSON numbers (usage.cost)', () => {
+  it('give the number nearest the exact amount: the one its decimal form parses to', () => {
+    const amounts = ['0', '0.000021', '0.1', '2.675', '-0.03', '123456789.123456789123456789123456', '0.000000000000000000000001', '9007199254740993', '0.30000000000000004'];
+    for (const amount of amounts) expect(toUsdNumber(parseUsd(amount))).toBe(Number(formatUsd(parseUsd(amount))));
+    expect(toUsdNumber(parseUsd('0.000021'))).toBe(0.000021);
+    expect(toUsdNumber(parseUsd('-0.03'))).toBe(-0.03);
+    expect(toUsdNumber(0n)).toBe(0);
   });
 });
