@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { SpendScope } from '../accounts/types.js';
-import { accountBalanceOf, GENERATION_COLUMNS, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
 import { MoneyMoves } from './money-moves.js';
 import { MoneyReadCache } from './money-read-cache.js';
 import type { Units } from './money.js';
@@ -244,12 +244,3 @@ function applyMoves(statements: SqliteLedgerStatements, moves: MoneyMoves): void
 function writeEntry(statements: SqliteLedgerStatements, entry: LedgerEntry): void {
   statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
 }
-
-/**
- * A generation row's values in `GENERATION_COLUMNS` order, an absent value NULL. Written out once as
- * a function naming each column: read by a computed name, the 34 columns cost about 2 µs a row (a
- * lookup by name each), as much as the rest of a settlement's own code.
- */
-const generationValues = new Function('row', `return [${GENERATION_COLUMNS.map((column) => `row.${column} ?? null`).join(', ')}];`) as (
-  row: Insertable<GenerationsTable>,
-) => unknown[];

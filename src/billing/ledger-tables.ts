@@ -122,6 +122,15 @@ export const GENERATION_COLUMNS = Object.keys({
 } satisfies Record<GenerationColumn, 0>) as readonly GenerationColumn[];
 
 /**
+ * A generation row's values in `GENERATION_COLUMNS` order, an absent value NULL: what the prepared
+ * statements of both engines bind. Written out once as a function naming each column: read by a
+ * computed name, the 34 columns cost about 2 µs a row (a lookup by name each).
+ */
+export const generationValues = new Function('row', `return [${GENERATION_COLUMNS.map((column) => `row.${column} ?? null`).join(', ')}];`) as (
+  row: Insertable<GenerationsTable>,
+) => unknown[];
+
+/**
  * What a generation's admission fixed: written with the hold and left as it is by the settlement,
  * so the indexes over the owner and the creation time are not rewritten.
  */

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
-import { GENERATION_COLUMNS, SETTLED_COLUMNS, type Charge, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
+import { GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, type Charge, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
 import { storableJsonText } from '../store/storable-text.js';
 
 /**
@@ -30,10 +30,6 @@ class Parameters {
 const ADD_TO_SPEND = 'ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = (spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text';
 
 const GENERATION_COLUMN_LIST = GENERATION_COLUMNS.map((column) => `"${column}"`).join(', ');
-
-function generationValues(row: Insertable<GenerationsTable>): unknown[] {
-  return GENERATION_COLUMNS.map((column) => row[column]);
-}
 
 /**
  * Reserves the holds' total, then inserts each hold and its pending generation from the row the
