@@ -33,13 +33,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { largePromptBody, manyToolsBody } from './chat-bodies.js';
 import { writeReadmeResults } from './readme-results.js';
+import { fundedKey, MODEL, writeBenchConfig } from './peers-gateway.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PEERS_DIR = process.env.PEERS_DIR ?? join(ROOT, '..', 'shared', 'peers');
 const WORK = process.env.PEERS_WORK ?? join(tmpdir(), 'switchyard-peers');
 const PORT = 18090;
-const MODEL = 'bench/mini';
-const OUT_OF_REACH_USD = '1000000000';
 const CLI = join(ROOT, 'bin', 'switchyard.js');
 
 if (!existsSync(join(PEERS_DIR, 'run.sh'))) throw new Error(`no peers harness at ${PEERS_DIR} (set PEERS_DIR)`);
@@ -55,44 +54,12 @@ if (!existsSync(join(harness, 'node_modules'))) {
 
 rmSync(state, { recursive: true, force: true });
 mkdirSync(state, { recursive: true });
-const config = join(state, 'bench.yaml');
-writeFileSync(config, `settings:
-  rate_limits:
-    per_key_per_minute: 100000000
-    per_address_per_minute: 100000000
-  prober:
-    enabled: false
-providers:
-  - slug: mock
-    name: Mock upstream
-    api: openai
-    base_url: http://127.0.0.1:18080/v1
-    data_policy: { training: false, retention_days: 0 }
-    compliance: { zdr: true, hipaa: false }
-    datacenters: [US]
-models:
-  - id: ${MODEL}
-    name: "Bench: Mini"
-    created: 2025-06-01
-    description: The peers harness' mock model.
-    endpoints:
-      - provider: mock
-        upstream_model: gpt-4o-mini
-        context_length: 128000
-        max_completion_tokens: 4096
-        supported_parameters: [max_tokens, temperature, stream_options, tools, tool_choice]
-        pricing: { prompt: "0.0000005", completion: "0.0000015" }
-`);
+const config = writeBenchConfig(state);
 const postgres = process.env.PEERS_POSTGRES;
 /** The PostgreSQL server's `autovacuum` setting, read with the fresh database. */
 let autovacuum;
 const database = postgres ? await freshPostgresDatabase(postgres) : `sqlite:${join(state, 'fresh.db')}`;
-const admin = (...args) => execFileSync('node', [CLI, 'admin', ...args, '--database', database], { encoding: 'utf8' });
-const created = JSON.parse(admin('account', 'create', '--name', 'peers', '--credits', OUT_OF_REACH_USD, '--json'));
-// a spend limit on every scope, far out of reach: each hold checks all three, none refuses
-admin('limit', 'set', '--account', created.account_id, '--usd', OUT_OF_REACH_USD, '--reset', 'daily');
-admin('limit', 'set', '--workspace', created.workspace_id, '--usd', OUT_OF_REACH_USD, '--reset', 'weekly');
-const limitedKey = JSON.parse(admin('key', 'create', '--account', created.account_id, '--limit', OUT_OF_REACH_USD, '--limit-reset', 'monthly', '--json')).key;
+const limitedKey = fundedKey(CLI, database);
 // run.sh starts the gateway fresh for every round: on SQLite each start gets a copy of the funded database
 const serve = join(state, 'serve.sh');
 const served = postgres ? database : `sqlite:${state}/run.db`;
