@@ -11,7 +11,7 @@ const STDOUT = 1;
  *
  * Standard output redirected to a regular file gets the lines of each turn of the event loop in one
  * write at the turn's end (TurnWrites): a write to a file never waits on a reader, and under load a
- * `write` per request's line cost about 3 % of its CPU. A pipe, a socket or a terminal keeps pino's
+ * line handed to libuv's thread pool, or a `write` of its own, cost 3 to 4 % of a request's CPU. A pipe, a socket or a terminal keeps pino's
  * own asynchronous writes, so a slow reader never stalls requests.
  */
 export function gatewayLogger(level = 'info'): Logger {

@@ -13,8 +13,8 @@ export interface LedgerMeter {
  * The requests' ledger, timed: every hold, settlement and release reports how long it took, and a
  * hold counts as open from the moment it is taken until its settlement or release was attempted
  * (one that failed is tried again by the settlement retries, no longer by the request). Each write
- * is followed on its own promise, not awaited in a function of its own: these wrap every request's
- * hold and settlement, and two async layers cost about as much as the timing itself.
+ * is followed on its own promise rather than awaited in an async function of its own: these wrap
+ * every request's hold and settlement, so they add as few promises as they can.
  */
 export function meteredLedger(ledger: Ledger, meter: LedgerMeter): Ledger {
   /** `write`, its time reported and `then` told whether it succeeded, once it settled. */
