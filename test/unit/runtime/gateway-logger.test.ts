@@ -1,9 +1,13 @@
+import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { gatewayLogger, TurnWrites } from '../../../src/runtime/gateway-logger.js';
+
+const LOGGER_SOURCE = new URL('../../../src/runtime/gateway-logger.ts', import.meta.url).pathname;
+const REGISTER_TYPESCRIPT = new URL('../../support/typescript-child/register.mjs', import.meta.url).pathname;
 
 describe('LOG_LEVEL', () => {
   it('names the level of the gateway logger, info by default', () => {
@@ -36,6 +40,35 @@ describe('log lines written to a file', () => {
       expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3);
     } finally {
       closeSync(fd);
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('the lines logged just before the process exits reach standard output, a file or a pipe', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'switchyard-log-'));
+    const script = `const { gatewayLogger } = await import(${JSON.stringify(LOGGER_SOURCE)});
+      const log = gatewayLogger(); log.info({ n: 1 }, 'first'); log.info('last words'); process.exit(0);`;
+    const run = (stdout: number | 'pipe') => new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', REGISTER_TYPESCRIPT, '--input-type=module', '-e', script], { stdio: ['ignore', stdout, 'inherit'] });
+      let piped = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        piped += chunk.toString();
+      });
+      child.once('error', reject);
+      child.once('close', () => resolve(piped));
+    });
+    const messages = (text: string) => text.trim().split('\n').map((line) => (JSON.parse(line) as { msg: string }).msg);
+    try {
+      const path = join(folder, 'out.log');
+      const fd = openSync(path, 'w');
+      try {
+        await run(fd);
+      } finally {
+        closeSync(fd);
+      }
+      expect(messages(readFileSync(path, 'utf8'))).toEqual(['first', 'last words']);
+      expect(messages(await run('pipe'))).toEqual(['first', 'last words']);
+    } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   });
