@@ -1,7 +1,7 @@
 /**
  * `node bench/compare-serves.js DIR_A DIR_B` (after one `node bench/peers.js`, which installs the
  * harness in PEERS_WORK): two builds of the real `switchyard serve` side by side, configured and
- * funded as the peers harness runs it (peers-gateway.js), each on a SQLite file of its own: each pinned to CPU 1 with its standard output going to a file,
+ * funded as the peers harness runs it (peers-gateway.js), each on a database of its own: each pinned to CPU 1 with its standard output going to a file,
  * the harness' mock upstream and wrk (its own `post.lua` and bodies) on CPU 0. wrk loads one
  * gateway, then the other, in short bursts (non-streamed and streamed in turn, the order swapped
  * every round), so that both see the same machine; the CPU each spent comes from /proc. On this
@@ -11,14 +11,16 @@
  * sees: the request log written to a file, the CLI's defaults. COMPARE_ENV_A / COMPARE_ENV_B add
  * environment to one side (`LOG_LEVEL=warn` measures the log line: both sides may name one
  * checkout). COMPARE_ROUNDS (default 6), COMPARE_BURST_SECONDS (3), COMPARE_MODES (`ns st`; `ns1
- * st1` at one connection) and COMPARE_CONNECTIONS (32) shape the load.
+ * st1` at one connection) and COMPARE_CONNECTIONS (32) shape the load. COMPARE_POSTGRES (a server
+ * URL such as postgres://postgres@127.0.0.1:5432) serves each side from a database of its own there
+ * (`switchyard_compare_a`, `_b`, made afresh) instead of a SQLite file; the keys stay in SQLite.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fundedKey, MODEL, writeBenchConfig } from './peers-gateway.js';
+import { freshPostgresDatabase, fundedKey, MODEL, writeBenchConfig } from './peers-gateway.js';
 
 const WORK = process.env.PEERS_WORK ?? join(tmpdir(), 'switchyard-peers');
 const harness = join(WORK, 'harness');
@@ -60,20 +62,22 @@ if (!(await answers(`http://127.0.0.1:${MOCK_PORT}/v1/models`))) {
   started.push(mock);
 }
 
-const sides = dirs.map((dir, index) => {
+const postgres = process.env.COMPARE_POSTGRES;
+const sides = [];
+for (const [index, dir] of dirs.entries()) {
   const name = String.fromCharCode(65 + index);
-  const database = join(scratch, `${name}.db`);
-  const key = fundedKey(join(dir, 'bin', 'switchyard.js'), `sqlite:${database}`);
+  const database = postgres ? await freshPostgresDatabase(postgres, `switchyard_compare_${name.toLowerCase()}`) : `sqlite:${join(scratch, `${name}.db`)}`;
+  const key = fundedKey(join(dir, 'bin', 'switchyard.js'), database);
   const env = Object.fromEntries((process.env[`COMPARE_ENV_${name}`] ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=')));
   const port = 18090 + index;
   const child = spawn('taskset', ['-c', GATEWAY_CPU, 'node', join(dir, 'bin', 'switchyard.js'), 'serve', '--config', config, '--port', String(port),
-    '--database', `sqlite:${database}`, '--key-store', `sqlite:${join(scratch, `${name}-keys.db`)}`], {
+    '--database', database, '--key-store', `sqlite:${join(scratch, `${name}-keys.db`)}`], {
     env: { ...process.env, ...env },
     stdio: ['ignore', openSync(join(scratch, `${name}.log`), 'w'), 'inherit'],
   });
   started.push(child);
-  return { name: `${name} ${dir}${Object.keys(env).length ? ` (${process.env[`COMPARE_ENV_${name}`]})` : ''}`, port, key, child, tally: {} };
-});
+  sides.push({ name: `${name} ${dir}${Object.keys(env).length ? ` (${process.env[`COMPARE_ENV_${name}`]})` : ''}`, port, key, child, tally: {} });
+}
 for (const side of sides) {
   for (let tries = 0; !(await answers(`http://127.0.0.1:${side.port}/api/v1/models`)); tries += 1) {
     if (tries > 100) throw new Error(`${side.name} did not start`);

@@ -53,3 +53,24 @@ export function fundedKey(cli, database) {
   admin('limit', 'set', '--workspace', created.workspace_id, '--usd', OUT_OF_REACH_USD, '--reset', 'weekly');
   return JSON.parse(admin('key', 'create', '--account', created.account_id, '--limit', OUT_OF_REACH_USD, '--limit-reset', 'monthly', '--json')).key;
 }
+
+/**
+ * An empty database `name` on the PostgreSQL server at `server`, made afresh; its URL. `autovacuum`
+ * hears the server's setting: every hold and settlement leaves a dead row behind, and without
+ * autovacuum (PostgreSQL's default is on) the tables the ledger reads grow with the run.
+ */
+export async function freshPostgresDatabase(server, name, autovacuum = () => undefined) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name}`);
+    await client.query(`CREATE DATABASE ${name}`);
+    autovacuum((await client.query('SHOW autovacuum')).rows[0]?.autovacuum ?? 'unknown');
+  } finally {
+    await client.end();
+  }
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

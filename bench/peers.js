@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { largePromptBody, manyToolsBody } from './chat-bodies.js';
 import { writeReadmeResults } from './readme-results.js';
-import { fundedKey, MODEL, writeBenchConfig } from './peers-gateway.js';
+import { freshPostgresDatabase, fundedKey, MODEL, writeBenchConfig } from './peers-gateway.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PEERS_DIR = process.env.PEERS_DIR ?? join(ROOT, '..', 'shared', 'peers');
@@ -58,7 +58,7 @@ const config = writeBenchConfig(state);
 const postgres = process.env.PEERS_POSTGRES;
 /** The PostgreSQL server's `autovacuum` setting, read with the fresh database. */
 let autovacuum;
-const database = postgres ? await freshPostgresDatabase(postgres) : `sqlite:${join(state, 'fresh.db')}`;
+const database = postgres ? await freshPostgresDatabase(postgres, 'switchyard_peers', (setting) => { autovacuum = setting; }) : `sqlite:${join(state, 'fresh.db')}`;
 const limitedKey = fundedKey(CLI, database);
 // run.sh starts the gateway fresh for every round: on SQLite each start gets a copy of the funded database
 const serve = join(state, 'serve.sh');
@@ -158,23 +158,4 @@ function summaryRows(markdown) {
   const [header, , ...rows] = lines;
   const names = cells(header ?? '');
   return rows.map((line) => Object.fromEntries(cells(line).map((cell, index) => [names[index], cell])));
-}
-
-/** An empty database `switchyard_peers` on the PostgreSQL server at `server`, made afresh; its URL. */
-async function freshPostgresDatabase(server) {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  try {
-    await client.query('DROP DATABASE IF EXISTS switchyard_peers');
-    await client.query('CREATE DATABASE switchyard_peers');
-    // every hold and settlement leaves a dead row behind: without autovacuum (PostgreSQL's default
-    // is on) the tables the ledger reads grow with the run, and the report says so
-    autovacuum = (await client.query('SHOW autovacuum')).rows[0]?.autovacuum ?? 'unknown';
-  } finally {
-    await client.end();
-  }
-  const url = new URL(server);
-  url.pathname = '/switchyard_peers';
-  return url.toString();
 }

@@ -12,7 +12,7 @@ export type FleetSignal = 'keys' | 'catalogue' | 'figures';
 const SIGNALS: ReadonlySet<string> = new Set<FleetSignal>(['keys', 'catalogue', 'figures']);
 
 /** How long start-up waits for the subscription before serving without it. */
-const SUBSCRIBE_WAIT_MS = 2_000;
+export const SUBSCRIBE_WAIT_MS = 2_000;
 
 /** The channel every instance on one Redis publishes to and listens on. */
 export const SIGNAL_CHANNEL = 'switchyard:signals';
@@ -43,7 +43,7 @@ export const NO_SIGNALS: FleetSignals = {
   onListening: () => undefined,
 };
 
-export interface RedisSignalsOptions {
+export interface SignalsOptions {
   /** This instance, so it does not act on its own signals (it acted when it made the change). */
   instanceId: string;
   logger: Pick<Logger, 'debug' | 'warn' | 'info'>;
@@ -52,65 +52,92 @@ export interface RedisSignalsOptions {
 }
 
 /**
+ * What both carriers of the signals share: the handlers of each signal and of `listening`, and
+ * what a message heard does (nothing when it is this instance's own, or not a signal).
+ */
+export class SignalHub {
+  readonly #handlers = new Map<FleetSignal, Array<() => void>>();
+  readonly #listeners: Array<(listening: boolean) => void> = [];
+  #listening = false;
+
+  constructor(private readonly options: SignalsOptions) {}
+
+  get listening(): boolean {
+    return this.#listening;
+  }
+
+  setListening(now: boolean): void {
+    if (now === this.#listening) return;
+    this.#listening = now;
+    for (const listener of this.#listeners) listener(now);
+  }
+
+  /** This instance's message for `signal`, as sent. */
+  message(signal: FleetSignal): string {
+    const message: SignalMessage = { signal, from: this.options.instanceId, at: Date.now() };
+    return JSON.stringify(message);
+  }
+
+  heard(text: string): void {
+    const message = parseMessage(text);
+    if (!message || message.from === this.options.instanceId) return;
+    this.options.heard?.(message.signal, Date.now() - message.at);
+    for (const handler of this.#handlers.get(message.signal) ?? []) handler();
+  }
+
+  on(signal: FleetSignal, handler: () => void): void {
+    this.#handlers.set(signal, [...(this.#handlers.get(signal) ?? []), handler]);
+  }
+
+  onListening(handler: (listening: boolean) => void): void {
+    this.#listeners.push(handler);
+  }
+}
+
+/**
  * The fleet's signals over Redis pub/sub: published on `redis` (the connection the rate limits
  * use), heard on a connection of its own (one in subscriber mode serves nothing else). ioredis
  * reconnects and subscribes again by itself; `listening` follows it.
  */
-export function redisSignals(redis: Redis, options: RedisSignalsOptions): FleetSignals & BackgroundTask {
+export function redisSignals(redis: Redis, options: SignalsOptions): FleetSignals & BackgroundTask {
   const subscriber = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null });
-  const handlers = new Map<FleetSignal, Array<() => void>>();
-  const listeners: Array<(listening: boolean) => void> = [];
-  let listening = false;
+  const hub = new SignalHub(options);
   let started = false;
-  const setListening = (now: boolean) => {
-    if (now === listening) return;
-    listening = now;
-    for (const listener of listeners) listener(now);
-  };
   // a lost connection is retried by ioredis; unheard, its error event would end the process
   subscriber.on('error', (error: Error) => options.logger.debug({ err: error }, 'fleet signals: Redis connection error'));
-  subscriber.on('close', () => setListening(false));
+  subscriber.on('close', () => hub.setListening(false));
   // after a reconnection ioredis subscribes again before it is ready
   subscriber.on('ready', () => {
-    if (started) setListening(true);
+    if (started) hub.setListening(true);
   });
   subscriber.on('message', (channel: string, text: string) => {
-    if (channel !== SIGNAL_CHANNEL) return;
-    const message = parseMessage(text);
-    if (!message || message.from === options.instanceId) return;
-    options.heard?.(message.signal, Date.now() - message.at);
-    for (const handler of handlers.get(message.signal) ?? []) handler();
+    if (channel === SIGNAL_CHANNEL) hub.heard(text);
   });
   return {
     name: 'fleet-signals',
     get listening() {
-      return listening;
+      return hub.listening;
     },
     publish(signal) {
-      const message: SignalMessage = { signal, from: options.instanceId, at: Date.now() };
-      redis.publish(SIGNAL_CHANNEL, JSON.stringify(message)).catch((error: unknown) => {
+      redis.publish(SIGNAL_CHANNEL, hub.message(signal)).catch((error: unknown) => {
         options.logger.debug({ err: error, signal }, 'fleet signal not sent: Redis cannot be reached');
       });
     },
-    on(signal, handler) {
-      handlers.set(signal, [...(handlers.get(signal) ?? []), handler]);
-    },
-    onListening(handler) {
-      listeners.push(handler);
-    },
+    on: (signal, handler) => hub.on(signal, handler),
+    onListening: (handler) => hub.onListening(handler),
     async start() {
       started = true;
       // the subscription waits for a connection, however long Redis is away; the instance serves
       // meanwhile, its caches reading the database
       const subscribed = subscriber.subscribe(SIGNAL_CHANNEL).then(
-        () => setListening(started),
+        () => hub.setListening(started),
         (error: unknown) => options.logger.warn({ err: error }, 'fleet signals cannot be heard: caches read the database'),
       );
       await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
     },
     async stop() {
       started = false;
-      setListening(false);
+      hub.setListening(false);
       subscriber.disconnect();
     },
   };

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { KeyRevisionWatch, keyRevisionReader, sqliteKeyRevision, type KeyRevisionReader } from '../accounts/key-revision.js';
 import { periodicTask, type BackgroundTask } from '../cluster/background.js';
-import { NO_SIGNALS, redisSignals, type FleetSignals } from '../cluster/fleet-signals.js';
+import { NO_SIGNALS, redisSignals, type FleetSignal, type FleetSignals } from '../cluster/fleet-signals.js';
+import { postgresSignals } from '../cluster/postgres-signals.js';
 import type { MeasuredEndpointFigures } from '../stats/measured-figures.js';
 import type { Store } from '../store/store.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -21,12 +22,12 @@ export interface FleetCaches {
 /**
  * How this instance's copies follow changes made by others. Without Redis, on SQLite, the key cache
  * reads the key revision again once this process changed keys or another connection committed
- * (`sqliteKeyRevision`: the admin CLI's changes within 10 ms); on PostgreSQL once per turn of the
- * event loop, so a change from any instance is honoured by the next request. With Redis, a key
- * change committed here is published; the others drop their caches when they hear it, read the
- * revision only then (and twice a second, for changes the admin command line made), and go back
- * to a reading per turn whenever they stop hearing signals. Stored figures are signalled too, so
- * the others read the fleet's minutes at once.
+ * (`sqliteKeyRevision`: the admin CLI's changes within 10 ms). Otherwise the instances tell each
+ * other through Redis, or without it through PostgreSQL's notices: a key change committed here is
+ * told (on PostgreSQL by the committing transaction itself, whichever process commits it); the
+ * others drop their caches when they hear it, read the revision only then (and twice a second, for
+ * what no signal told), and go back to a reading per turn whenever they stop hearing signals.
+ * Stored figures are signalled too, so the others read the fleet's minutes at once.
  */
 export function followFleet(inputs: {
   store: Store;
@@ -37,9 +38,10 @@ export function followFleet(inputs: {
   figures: Pick<MeasuredEndpointFigures, 'refresh'>;
 }): FleetCaches {
   const { store, redis, logger, metrics } = inputs;
-  if (!redis) return { signals: NO_SIGNALS, keyRevision: store.sqlite ? sqliteKeyRevision(store, store.sqlite) : keyRevisionReader(store), tasks: [] };
+  if (!redis && store.sqlite) return { signals: NO_SIGNALS, keyRevision: sqliteKeyRevision(store, store.sqlite), tasks: [] };
   const perTurn = keyRevisionReader(store);
-  const signals = redisSignals(redis, { instanceId: inputs.instanceId, logger, heard: (signal, delayMs) => metrics.signalHeard(signal, delayMs) });
+  const options = { instanceId: inputs.instanceId, logger, heard: (signal: FleetSignal, delayMs: number) => metrics.signalHeard(signal, delayMs) };
+  const signals = redis ? redisSignals(redis, options) : postgresSignals(store, options);
   const watch = new KeyRevisionWatch(perTurn, () => signals.listening);
   store.committed.on('keys', () => {
     watch.moved();
@@ -54,7 +56,7 @@ export function followFleet(inputs: {
     watch.moved();
     metrics.signalsListening(listening);
     if (listening) logger.info('fleet signals heard again: key caches follow them');
-    else logger.warn('fleet signals cannot be heard (Redis is away): key caches read the database on every turn until they are');
+    else logger.warn(`fleet signals cannot be heard (${redis ? 'Redis' : 'PostgreSQL\'s listening connection'} is away): key caches read the database on every turn until they are`);
   });
   const poll = periodicTask({ name: 'key-revision-poll', intervalMs: KEY_REVISION_POLL_MS, round: () => watch.poll(), logger, firstRoundAtStart: false });
   return { signals, keyRevision: watch.read, tasks: [signals, poll] };

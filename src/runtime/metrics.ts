@@ -43,7 +43,7 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   readonly #reloads = this.#counter('switchyard_catalogue_reloads_total', 'Catalogue reloads, by outcome', ['outcome']);
   readonly #fallbackLimits = this.#gauge('switchyard_rate_limit_fallback', '1 while Redis cannot be reached and this instance enforces its share (limit ÷ live instances) of each rate limit on its own');
   readonly #liveInstances = this.#gauge('switchyard_live_instances', 'Instances on this database whose heartbeat is fresh, this one included');
-  readonly #signalsHeard = this.#gauge('switchyard_fleet_signals_listening', '1 while this instance hears the fleet\'s signals (subscribed on Redis); 0 while its key cache reads the database on every turn');
+  readonly #signalsHeard = this.#gauge('switchyard_fleet_signals_listening', '1 while this instance hears the fleet\'s signals (subscribed on Redis, or listening on PostgreSQL); 0 while its key cache reads the database on every turn');
   readonly #signalDelay = this.#histogram('switchyard_fleet_signal_delay_seconds', 'Time from another instance sending a signal (its clock) to this one hearing it, by signal', ['signal'], SIGNAL_BUCKETS);
   readonly #leaseTakeovers = this.#counter('switchyard_batch_lease_takeovers_total', 'Accounts whose batches this instance took over from an instance whose lease had run out', []);
 

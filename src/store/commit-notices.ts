@@ -11,7 +11,8 @@ export type CommitTopic = 'keys';
  * Notices delivered after a write commits: a write announces (`announceOnCommit`) what it changed
  * while it runs, and listeners hear of it once the transaction committed, never when it rolled
  * back. They are how this process learns at once of its own changes; other processes learn of
- * them from what they read (or from the fleet's signals).
+ * them from what they read, from the fleet's signals, or on PostgreSQL from the notice the
+ * committing transaction sends them (postgres-notices.ts).
  */
 export class CommitNotices {
   readonly #listeners = new Map<CommitTopic, Array<() => void>>();
@@ -20,15 +21,24 @@ export class CommitNotices {
     this.#listeners.set(topic, [...(this.#listeners.get(topic) ?? []), listener]);
   }
 
-  /** Wraps a store's `write` so that what its work announces is told after the commit. */
-  announcing(write: <T>(work: (tx: Db) => Promise<T>) => Promise<T>): <T>(work: (tx: Db) => Promise<T>) => Promise<T> {
+  /**
+   * Wraps a store's `write` so that what its work announces is told after the commit; `beforeCommit`
+   * (PostgreSQL: notices to the other connections) hears it inside the transaction, after the work.
+   */
+  announcing(
+    write: <T>(work: (tx: Db) => Promise<T>) => Promise<T>,
+    beforeCommit?: (tx: Db, topics: ReadonlySet<CommitTopic>) => Promise<void>,
+  ): <T>(work: (tx: Db) => Promise<T>) => Promise<T> {
     return async (work) => {
       const announcements: Announcements = { topics: null };
       // the same connection runs the writes of one SQLite group commit one after another: each
       // write's announcements are collected while it alone runs on it
       const result = await write((tx) => {
         announced.set(tx, announcements);
-        return work(tx);
+        return beforeCommit ? work(tx).then(async (done) => {
+          if (announcements.topics) await beforeCommit(tx, announcements.topics);
+          return done;
+        }) : work(tx);
       });
       for (const topic of announcements.topics ?? []) for (const listener of this.#listeners.get(topic) ?? []) listener();
       return result;

@@ -2,6 +2,7 @@ import { CompiledQuery, Kysely, PostgresDialect, type PostgresCursor, type Postg
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { storableParameters } from './storable-text.js';
+import { listenForNotices, type NoticeListener } from './postgres-notices.js';
 
 const INT8_OID = 20;
 
@@ -24,6 +25,8 @@ export interface PostgresEngine {
    * COMMITTED), so one asked for after a lock reads after the lock is held.
    */
   transaction<T>(work: (tx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Listens for the notices of the database's other connections, on a connection of its own (see postgres-notices.ts). */
+  listen(heard: (text: string) => void, lost: (error?: Error) => void): Promise<NoticeListener>;
 }
 
 /**
@@ -53,7 +56,11 @@ export async function openPostgresEngine(url: string, maxConnections = 10, timeo
   // opens another (or fails, and its caller answers 503). Unheard, the event would end the process.
   pool.on('error', () => undefined);
   const storable = storablePool(pool);
-  return { dialect: new PostgresDialect({ pool: storable }), transaction: (work) => pipelinedTransaction(storable, work) };
+  return {
+    dialect: new PostgresDialect({ pool: storable }),
+    transaction: (work) => pipelinedTransaction(storable, work),
+    listen: (heard, lost) => listenForNotices(new pg.Client({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs }), heard, lost),
+  };
 }
 
 /** The query builder on one connection, asking for each statement as soon as it is run (see `PostgresEngine.transaction`). */

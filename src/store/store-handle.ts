@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { CommitNotices } from './commit-notices.js';
+import type { NoticeListener } from './postgres-notices.js';
 import type { Engine } from './database-url.js';
 import type { Database } from './schema.js';
 
@@ -32,7 +33,15 @@ export interface Store {
    * run inside `write` without the query builder. Use it only inside `write` work or for reads.
    */
   readonly sqlite: BetterSqlite3.Database | null;
-  /** What this process's committed writes changed (see `announceOnCommit`). */
+  /**
+   * What this process's committed writes changed (see `announceOnCommit`). On PostgreSQL a write
+   * that announced something also tells every connection listening (`listen`) as it commits.
+   */
   readonly committed: CommitNotices;
+  /**
+   * PostgreSQL only (null on SQLite): listens, on a connection of its own, for what the other
+   * connections to the database tell (see postgres-notices.ts); `lost` once that connection is.
+   */
+  readonly listen: ((heard: (text: string) => void, lost: (error?: Error) => void) => Promise<NoticeListener>) | null;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { parseDatabaseUrl } from './database-url.js';
 import { runMigrations } from './migrator.js';
 import type { Migration } from './migrations/migration.js';
 import { openPostgresEngine, type PostgresTimeouts } from './postgres-engine.js';
+import { notifyTopics } from './postgres-notices.js';
 import type { Database } from './schema.js';
 import { openSqliteEngine } from './sqlite-engine.js';
 import { WriteBatcher } from './write-batcher.js';
@@ -57,6 +58,7 @@ function sqliteStore(path: string, checkpointThread: boolean): Store {
     committed,
     write: committed.announcing((work) => batcher.write(work)),
     writeStatement: (work) => batcher.write(work),
+    listen: null,
     close: async () => {
       await engine.stopCheckpoints();
       await db.destroy();
@@ -73,8 +75,9 @@ async function postgresStore(url: string, poolSize?: number, timeouts?: Postgres
     engine: 'postgres',
     sqlite: null,
     committed,
-    write: committed.announcing((work) => engine.transaction(work)),
+    write: committed.announcing((work) => engine.transaction(work), notifyTopics),
     writeStatement: (work) => work(db),
+    listen: engine.listen,
     close: () => db.destroy(),
   };
 }

@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import type pg from 'pg';
+import type { CommitTopic } from './commit-notices.js';
+import type { Db } from './store-handle.js';
+
+/**
+ * Notices between the processes on one PostgreSQL database (LISTEN/NOTIFY): what a commit changed
+ * (`notifyTopics`, sent by the committing transaction itself, so the admin command line tells too),
+ * and the fleet's signals where there is no Redis to carry them. The channel is the schema's, so the
+ * gateways on one schema hear each other and not those on another schema of the same database.
+ */
+const CHANNEL_PREFIX = 'switchyard:';
+
+/** A notice as sent on the channel: which change, from which instance (none for a commit's), when (ms since the epoch). */
+export interface DatabaseNotice {
+  signal: string;
+  from: string;
+  at: number;
+}
+
+/** Sends `notice` on the schema's channel: inside a transaction, only once it commits. */
+export async function sendNotice(db: Db, notice: DatabaseNotice): Promise<void> {
+  await sql`SELECT pg_notify(${CHANNEL_PREFIX} || current_schema(), ${JSON.stringify(notice)})`.execute(db);
+}
+
+/** Inside a write, before its commit: tells every listener what the write announced, once it commits. */
+export async function notifyTopics(tx: Db, topics: ReadonlySet<CommitTopic>): Promise<void> {
+  for (const topic of topics) await sendNotice(tx, { signal: topic, from: '', at: Date.now() });
+}
+
+/** A connection listening on the schema's channel. */
+export interface NoticeListener {
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a connection of its own (outside the pool: a listening connection serves nothing else) and
+ * listens on the schema's channel. `heard` gets each notice's text; `lost` is told once, when the
+ * connection ends or fails after listening began (whatever was sent meanwhile is lost). Rejects when
+ * it cannot connect or listen.
+ */
+export async function listenForNotices(
+  client: pg.Client,
+  heard: (text: string) => void,
+  lost: (error?: Error) => void,
+): Promise<NoticeListener> {
+  let open = false;
+  const end = (error?: Error) => {
+    if (!open) return;
+    open = false;
+    lost(error);
+  };
+  client.on('error', end);
+  client.on('end', () => end());
+  client.on('notification', (message) => {
+    if (message.payload !== undefined) heard(message.payload);
+  });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
+    await client.query(`LISTEN ${client.escapeIdentifier(`${CHANNEL_PREFIX}${rows[0]?.schema ?? 'public'}`)}`);
+    open = true;
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    close: async () => {
+      open = false;
+      await client.end().catch(() => undefined);
+    },
+  };
+}
