@@ -23,7 +23,8 @@ type Decision = Error | null;
  * the batch took, exactly as if they had come one after another, and the ones that pass are written
  * in one statement. Concurrent holds of one account so share one lock, one read and one commit, where each
  * would otherwise hold the account's row through a transaction of its own. A hold alone, with no
- * limit to judge, is one conditional write.
+ * limit to judge, is one conditional write; with limits, one round trip where the charges and the
+ * account's reserve leave it room (`#takeWithinBound`), and the batch's judgement where they do not.
  */
 export class HoldBatches {
   readonly #queues = new AccountQueues<Hold>(MAX_HOLDS_PER_BATCH, async (batch) => {
@@ -49,13 +50,18 @@ export class HoldBatches {
   async #decide(holds: readonly Hold[]): Promise<Decision[]> {
     const windows = holds.map((hold) => limitWindows(spendOwners(hold), hold.limits ?? {}, hold.heldAt));
     const [only] = holds;
-    if (only && holds.length === 1 && windows[0]?.length === 0) {
-      // one conditional write: the account's row is locked only while it runs
-      const taken = await this.store.writeStatement((db) => ledgerTables(this.store, db).reserveAndHold([this.#held(only)]));
-      if (taken) return [null];
-      const account = await ledgerTables(this.store, this.store.db).readAccount(only.accountId);
-      if (!account) throw new Error(`account ${only.accountId} does not exist`);
-      return [this.insufficient(only.amount, account)];
+    const [onlyWindows] = windows;
+    if (only && onlyWindows && holds.length === 1) {
+      if (onlyWindows.length === 0) {
+        // one conditional write: the account's row is locked only while it runs
+        const taken = await this.store.writeStatement((db) => ledgerTables(this.store, db).reserveAndHold([this.#held(only)]));
+        if (taken) return [null];
+        const account = await ledgerTables(this.store, this.store.db).readAccount(only.accountId);
+        if (!account) throw new Error(`account ${only.accountId} does not exist`);
+        return [this.insufficient(only.amount, account)];
+      }
+      if (await this.#takeWithinBound(only, onlyWindows)) return [null];
+      // refused by the bound or the balance: judged below on what each window used
     }
     return this.store.write(async (tx) => {
       const tables = ledgerTables(this.store, tx);
@@ -85,6 +91,25 @@ export class HoldBatches {
       commitNow(tx);
       if (!(await written)) throw new Error(`account ${accountId} could not reserve what its locked balance covers`);
       return judged.decisions;
+    });
+  }
+
+  /**
+   * A hold alone, taken in one round trip where the bound passes it: the account's row locked, then
+   * the reserve written on condition that each window's charges plus the account's whole reserve
+   * (read after the lock) leave room for it, and the commit, all sent at once. What the batch below
+   * would pass at its first reading, this passes; where it does not, nothing is written and the
+   * batch judges the hold, reading the holds where it must.
+   */
+  async #takeWithinBound(hold: Hold, windows: readonly LimitWindow[]): Promise<boolean> {
+    const bound = windows.map(({ ref, start, limit }) => ({ ref, start, limit: limit.limit }));
+    return this.store.write(async (tx) => {
+      const tables = ledgerTables(this.store, tx);
+      const locked = tables.lockAccount(hold.accountId);
+      const written = tables.reserveAndHold([this.#held(hold)], bound);
+      commitNow(tx);
+      const [, taken] = await Promise.all([locked, written]);
+      return taken;
     });
   }
 

@@ -42,8 +42,8 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
       const { text, values } = usageStatement(windows, (position) => `$${position}`, { parts });
       return usageOf((await tx.executeQuery<UsageRow>(CompiledQuery.raw(text, values))).rows, windows.length).used;
     },
-    async reserveAndHold(holds) {
-      return holds.length === 0 || (await tx.executeQuery(reserveAndHoldStatement(holds))).rows.length > 0;
+    async reserveAndHold(holds, bound) {
+      return holds.length === 0 || (await tx.executeQuery(reserveAndHoldStatement(holds, bound))).rows.length > 0;
     },
     async settleHold(settlement) {
       await tx.executeQuery(settleHoldStatement(settlement));

@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
 import type { SpendScope } from '../accounts/types.js';
-import { accountBalanceOf, GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, usageOf, usageStatement, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, usageOf, usageStatement, withinBounds, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
 import { MoneyMoves } from './money-moves.js';
 import { MoneyReadCache } from './money-read-cache.js';
 import type { Units } from './money.js';
@@ -178,13 +178,14 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     },
     usedIn: async (windows, parts) => (parts === 'charges' ? statements.charges(windows) : statements.usage(windows).used),
     // the write batch's transaction already excludes every other writer: a read, then writes, is one step
-    async reserveAndHold(holds) {
+    async reserveAndHold(holds, bound) {
       const first = holds[0];
       if (!first) return true;
       const account = statements.account(first.hold.accountId);
       if (!account) return false;
       const total = holds.reduce((sum, { hold }) => sum + hold.amount, 0n);
       if (account.balance - account.reserved < total) return false;
+      if (bound && !withinBounds(bound, statements.charges(bound), account.reserved, total)) return false;
       statements.writeAccount(first.hold.accountId, { balance: account.balance, reserved: account.reserved + total });
       for (const { hold, pending } of holds) {
         statements.insertHold(hold, pending.instance_id);

@@ -50,8 +50,14 @@ export interface LedgerTables {
    * generation: one write (one statement on PostgreSQL) that does nothing and answers false when the
    * spendable balance does not cover the total. Every hold is of one account. The account's row
    * stays locked until the transaction ends, so callers run it last.
+   *
+   * With `bound`, the spend limit windows of one hold, it also does nothing (false) unless each
+   * window's charges plus the account's whole reserve, plus the hold, stay within the window's
+   * limit (the bound of `judgeSpendLimits` that passes without reading the holds: see
+   * hold-batches.ts). On PostgreSQL the account's row must then be locked by an earlier statement of
+   * the transaction, so that the charges are read after every settlement before the lock.
    */
-  reserveAndHold(holds: readonly HeldGeneration[]): Promise<boolean>;
+  reserveAndHold(holds: readonly HeldGeneration[], bound?: readonly LimitBound[]): Promise<boolean>;
   /**
    * Ends a hold, once: deletes it, writes the generation's final record (its `SETTLED_COLUMNS` over
    * the pending row, or the whole record where none exists; nothing when it was already settled),
@@ -206,6 +212,22 @@ export function usageStatement(
     selects.push(start === null ? held : `${held} AND created_at >= ${bind(start)}`);
   });
   return { text: selects.join(' UNION ALL '), values };
+}
+
+/** A spend limit window a reserve is bounded by (see `LedgerTables.reserveAndHold`). */
+export interface LimitBound extends UsageWindow {
+  limit: Units;
+}
+
+/**
+ * True when each of `bound`'s windows, its `charged` plus the account's whole `reserved` plus
+ * `amount`, stays within its limit, as `judgeSpendLimits` would pass it.
+ */
+export function withinBounds(bound: readonly LimitBound[], charged: readonly Units[], reserved: Units, amount: Units): boolean {
+  return bound.every(({ limit }, index) => {
+    const used = (charged[index] ?? 0n) + reserved;
+    return used < limit && used + amount <= limit;
+  });
 }
 
 /** The usage rows summed: what each of `count` windows used, and the account's balance where it was read (null: no such account). */

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
-import { GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, type Charge, type HeldGeneration, type HoldSettlement } from './ledger-tables.js';
+import { GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, type Charge, type HeldGeneration, type HoldSettlement, type LimitBound } from './ledger-tables.js';
 import { storableJsonText } from '../store/storable-text.js';
 
 /**
@@ -34,11 +34,19 @@ const GENERATION_COLUMN_LIST = GENERATION_COLUMNS.map((column) => `"${column}"`)
 /**
  * Reserves the holds' total, then inserts each hold and its pending generation from the row the
  * conditional reserve returned: a balance that does not cover the total changes nothing (no row
- * back). One sub-statement per row inserted, each reading its parameters' types from its table.
+ * back), nor does a `bound` window whose charges plus the reserve plus the total would pass its
+ * limit (`used + max(total, 1) <= limit` is `withinBounds` in integer units). One sub-statement per
+ * row inserted, each reading its parameters' types from its table.
  */
-export function reserveAndHoldStatement(holds: readonly HeldGeneration[]): CompiledQuery {
+export function reserveAndHoldStatement(holds: readonly HeldGeneration[], bound: readonly LimitBound[] = []): CompiledQuery {
   const p = new Parameters();
   const total = p.add(holds.reduce((sum, { hold }) => sum + hold.amount, 0n).toString());
+  const within = bound.map(({ ref, start, limit }) => {
+    const day = start === null ? `day_start = ${LIFETIME_DAY}` : `day_start >= ${p.add(start)}::bigint`;
+    const charged = `COALESCE((SELECT SUM(amount_units::numeric) FROM spend_usage WHERE scope = ${p.add(ref.scope)} AND scope_id = ${p.add(ref.id)} AND ${day}), 0)`;
+    return `
+        AND ${charged} + reserved_units::numeric + GREATEST(${total}::numeric, 1) <= ${p.add(limit.toString())}::numeric`;
+  });
   const accountId = holds[0]?.hold.accountId;
   const inserts = holds.flatMap(({ hold, pending }) => [
     `INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id)
@@ -47,7 +55,7 @@ export function reserveAndHoldStatement(holds: readonly HeldGeneration[]): Compi
   ]);
   const text = `WITH reserved AS (
       UPDATE accounts SET reserved_units = (reserved_units::numeric + ${total}::numeric)::text
-      WHERE id = ${p.add(accountId)} AND balance_units::numeric - reserved_units::numeric >= ${total}::numeric
+      WHERE id = ${p.add(accountId)} AND balance_units::numeric - reserved_units::numeric >= ${total}::numeric${within.join('')}
       RETURNING id
     )${inserts.map((insert, index) => `,
     row${index} AS (${insert})`).join('')}

@@ -156,6 +156,31 @@ describe.each(STORE_ENGINES)('spend limits on three scopes, on $name', (engine) 
     expect(BigInt(reserved.reserved_units)).toBe(parseUsd('50.8'));
   });
 
+  it('a hold alone that its charges and the reserve leave room for is taken in one transaction, to the last unit of the limit; past it, judged again and refused', async () => {
+    const fixture = await account();
+    const { workspaceId, accountId } = fixture.created;
+    await setSpendLimit(fixture.store, { scope: 'workspace', workspaceId }, { limit: parseUsd('1'), reset: 'daily' }, CLI_CHANGE);
+    await setSpendLimit(fixture.store, { scope: 'account', accountId }, { limit: parseUsd('2'), reset: 'monthly' }, CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    let transactions = 0;
+    const counted: Store = { ...fixture.store, write: (work) => { transactions += 1; return fixture.store.write(work); } };
+    const ledger = createLedger(counted);
+    await spend(ledger, key, 'g1', parseUsd('0.25'));
+    transactions = 0;
+    await ledger.hold(request(key, 'g2', parseUsd('0.5')));
+    // charged 0.25 + reserved 0.5 + 0.25 is the workspace's limit exactly
+    await ledger.hold(request(key, 'g3', parseUsd('0.25')));
+    expect(transactions).toBe(2);
+    const error = await refusal(ledger.hold(request(key, 'g4', 1n)));
+    expect(error.metadata).toMatchObject({ scope: 'workspace', used: parseUsd('1').toString() });
+    expect(transactions).toBe(4);
+    // a scope at its limit refuses even a hold of nothing
+    expect((await refusal(ledger.hold(request(key, 'g5', 0n)))).metadata).toMatchObject({ scope: 'workspace' });
+    expect(transactions).toBe(6);
+    const reserved = await fixture.store.db.selectFrom('accounts').select('reserved_units').where('id', '=', accountId).executeTakeFirstOrThrow();
+    expect(BigInt(reserved.reserved_units)).toBe(parseUsd('0.75'));
+  });
+
   it('64 concurrent holds against a workspace limit covering 10 never overspend it, from two connections', async () => {
     const [first, second] = await engine.openPair();
     opened.push(second, first);
