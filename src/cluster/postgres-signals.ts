@@ -1,5 +1,5 @@
-import type { Store } from '../store/store.js';
-import { sendNotice, type NoticeListener } from '../store/postgres-notices.js';
+import type { NoticeListener, Store } from '../store/store.js';
+import { sendNotice } from '../store/postgres-notices.js';
 import type { BackgroundTask } from './background.js';
 import { SignalHub, SUBSCRIBE_WAIT_MS, type FleetSignals, type SignalsOptions } from './fleet-signals.js';
 

@@ -2,7 +2,8 @@ import { CompiledQuery, Kysely, PostgresDialect, type PostgresCursor, type Postg
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { storableParameters } from './storable-text.js';
-import { listenForNotices, type NoticeListener } from './postgres-notices.js';
+import { listenForNotices } from './postgres-notices.js';
+import type { NoticeListener } from './store-handle.js';
 
 const INT8_OID = 20;
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { CommitTopic } from './commit-notices.js';
-import type { Db } from './store-handle.js';
+import type { Db, NoticeListener } from './store-handle.js';
 
 /**
  * Notices between the processes on one PostgreSQL database (LISTEN/NOTIFY): what a commit changed
@@ -26,11 +26,6 @@ export async function sendNotice(db: Db, notice: DatabaseNotice): Promise<void> 
 /** Inside a write, before its commit: tells every listener what the write announced, once it commits. */
 export async function notifyTopics(tx: Db, topics: ReadonlySet<CommitTopic>): Promise<void> {
   for (const topic of topics) await sendNotice(tx, { signal: topic, from: '', at: Date.now() });
-}
-
-/** A connection listening on the schema's channel. */
-export interface NoticeListener {
-  close(): Promise<void>;
 }
 
 /**

@@ -1,11 +1,15 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { CommitNotices } from './commit-notices.js';
-import type { NoticeListener } from './postgres-notices.js';
 import type { Engine } from './database-url.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
+
+/** A connection listening for the notices of the database's other connections (see postgres-notices.ts). */
+export interface NoticeListener {
+  close(): Promise<void>;
+}
 
 export interface Store {
   readonly db: Db;

@@ -10,7 +10,7 @@ import { openSqliteEngine } from './sqlite-engine.js';
 import { WriteBatcher } from './write-batcher.js';
 import type { Store } from './store-handle.js';
 
-export type { Db, Store } from './store-handle.js';
+export type { Db, NoticeListener, Store } from './store-handle.js';
 export { commitNow } from './postgres-engine.js';
 
 export interface OpenStoreOptions {
