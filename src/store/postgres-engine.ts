@@ -1,4 +1,5 @@
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresCursor, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import type { Duplex } from 'node:stream';
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { storableParameters } from './storable-text.js';
@@ -185,8 +186,32 @@ function statementNames(): (sql: string) => string | undefined {
 
 const nameOf = statementNames();
 
+/** The connections' sockets corked in this turn of the event loop, uncorked together at its end. */
+const corked = new Set<Duplex>();
+
+function uncorkAll(): void {
+  for (const socket of corked) socket.uncork();
+  corked.clear();
+}
+
+/**
+ * Holds what is written to `socket` until the end of this turn of the event loop: the statements
+ * asked of one connection in one turn (a transaction's `BEGIN`, its statements and its `COMMIT`,
+ * pipelined) go out in one write, where each was a write of its own, and each write wakes the
+ * server's process. pg corks around each statement's messages itself; a cork counts, so its own
+ * uncork leaves this one in place.
+ */
+function corkForTurn(socket: Duplex): void {
+  if (corked.has(socket)) return;
+  if (corked.size === 0) setImmediate(uncorkAll);
+  socket.cork();
+  corked.add(socket);
+}
+
 function storableClient(client: pg.PoolClient): StorableClient {
+  const socket = client.connection.stream;
   function query(sql: string | PostgresCursor<unknown>, parameters: readonly unknown[] = []): unknown {
+    corkForTurn(socket);
     if (typeof sql !== 'string') return client.query(sql as unknown as pg.Submittable);
     const values = storableParameters(parameters) as unknown[];
     const name = nameOf(sql);

@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -175,6 +176,34 @@ describe.skipIf(postgres === undefined)('postgres write transactions, their stat
       return Promise.all([transactionId(tx), transactionId(tx)]);
     });
     expect(new Set(ids).size).toBe(1);
+    expect((await sql<{ n: number }>`SELECT n FROM pipelined ORDER BY ctid`.execute(store.db)).rows.map((row) => row.n)).toEqual([1, 2, 3]);
+  });
+
+  it('a transaction asked for in one turn of the event loop leaves in one write to the server: its BEGIN, its statements and its COMMIT', async () => {
+    const store = await openPostgres();
+    await sql`CREATE TABLE pipelined (n INTEGER)`.execute(store.db);
+    const socket = Socket.prototype as unknown as { _write: (...args: unknown[]) => unknown; _writev: (...args: unknown[]) => unknown };
+    const [write, writev] = [socket._write, socket._writev];
+    let writes = 0;
+    socket._write = function counted(...args) {
+      writes += 1;
+      return write.apply(this, args);
+    };
+    socket._writev = function counted(...args) {
+      writes += 1;
+      return writev.apply(this, args);
+    };
+    try {
+      await store.write(async (tx) => {
+        const asked = [1, 2, 3].map((n) => sql`INSERT INTO pipelined (n) VALUES (${n})`.execute(tx));
+        commitNow(tx);
+        await Promise.all(asked);
+      });
+    } finally {
+      socket._write = write;
+      socket._writev = writev;
+    }
+    expect(writes).toBe(1);
     expect((await sql<{ n: number }>`SELECT n FROM pipelined ORDER BY ctid`.execute(store.db)).rows.map((row) => row.n)).toEqual([1, 2, 3]);
   });
 
