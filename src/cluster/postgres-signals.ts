@@ -51,7 +51,7 @@ export function postgresSignals(store: Store, options: SignalsOptions): FleetSig
     },
     publish(signal) {
       if (signal === 'keys') return;
-      sendNotice(store.db, { signal, from: options.instanceId, at: Date.now() }).catch((error: unknown) => {
+      sendNotice(store.db, hub.message(signal)).catch((error: unknown) => {
         options.logger.debug({ err: error, signal }, 'fleet signal not sent: PostgreSQL cannot be reached');
       });
     },

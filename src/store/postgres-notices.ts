@@ -11,21 +11,24 @@ import type { Db, NoticeListener } from './store-handle.js';
  */
 const CHANNEL_PREFIX = 'switchyard:';
 
-/** A notice as sent on the channel: which change, from which instance (none for a commit's), when (ms since the epoch). */
-export interface DatabaseNotice {
+/** A notice as sent on the channel, in the shape of the fleet's signals (fleet-signals.ts): which change, from which instance (none for a commit's), when (ms since the epoch). */
+interface DatabaseNotice {
   signal: string;
   from: string;
   at: number;
 }
 
-/** Sends `notice` on the schema's channel: inside a transaction, only once it commits. */
-export async function sendNotice(db: Db, notice: DatabaseNotice): Promise<void> {
-  await sql`SELECT pg_notify(${CHANNEL_PREFIX} || current_schema(), ${JSON.stringify(notice)})`.execute(db);
+/** Sends `text` (a notice, as JSON) on the schema's channel: inside a transaction, only once it commits. */
+export async function sendNotice(db: Db, text: string): Promise<void> {
+  await sql`SELECT pg_notify(${CHANNEL_PREFIX} || current_schema(), ${text})`.execute(db);
 }
 
 /** Inside a write, before its commit: tells every listener what the write announced, once it commits. */
 export async function notifyTopics(tx: Db, topics: ReadonlySet<CommitTopic>): Promise<void> {
-  for (const topic of topics) await sendNotice(tx, { signal: topic, from: '', at: Date.now() });
+  for (const topic of topics) {
+    const notice: DatabaseNotice = { signal: topic, from: '', at: Date.now() };
+    await sendNotice(tx, JSON.stringify(notice));
+  }
 }
 
 /**
