@@ -18,6 +18,8 @@ export const LONG_PIECE = 64;
 const WINDOW = 512;
 /** …and at least this many (fewer when counting stops sooner: a pre-token cut by it costs a token). */
 const MIN_WINDOW = 16;
+/** A pre-token of whitespace alone. */
+const WHITESPACE = /^\s+$/;
 
 /** Tokens of `text`, exactly as the tokenizer counts them, except inside runs longer than LONG_PIECE. */
 export function countTextTokens(text: string): number {
@@ -66,6 +68,8 @@ function countWindow(text: string, start: number, units: number): { tokens: numb
   let batchStart = 0;
   let stop = window.length;
   let previous = 0;
+  // where the run of whitespace pieces just before the current piece begins (-1: none)
+  let spaceFrom = -1;
   for (const match of window.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
     const piece = match[0];
     const at = match.index;
@@ -73,8 +77,12 @@ function countWindow(text: string, start: number, units: number): { tokens: numb
     if (open && at > 0) {
       // an apostrophe may end the word before it once more text follows (`it'` + `s` is one piece `it's`)
       stop = piece.startsWith("'") && previous > batchStart ? previous : at;
+      // spaces are split by what follows them (two before `200` are two pieces, at the end of a
+      // text one): a run just before the piece left goes with it to the next window
+      if (stop === at && spaceFrom > 0 && spaceFrom >= batchStart) stop = spaceFrom;
       break;
     }
+    spaceFrom = WHITESPACE.test(piece) ? (spaceFrom < 0 ? at : spaceFrom) : -1;
     previous = at;
     if (piece.length <= LONG_PIECE && !open) continue;
     if (at > batchStart) tokens += countPiece(window.slice(batchStart, at));

@@ -39,6 +39,13 @@ describe('countTextTokens', () => {
     }
   });
 
+  it('counts exactly wherever a window ends: spaces split by what follows them (two before a number are two pieces) go with it to the next window', () => {
+    for (let shift = 0; shift < 12; shift += 1) {
+      const text = `${'x '.repeat(245)}${' '.repeat(shift)}stays under\n  200 MiB, and  7 more`;
+      expect({ shift, tokens: countLeadingTokens(text, Number.POSITIVE_INFINITY).tokens }).toEqual({ shift, tokens: countTokens(text, PLAIN) });
+    }
+  });
+
   it('counts a 1 MB run of one character in slices of LONG_PIECE, in time linear in its length', () => {
     expect(countTextTokens('a'.repeat(1_048_576))).toBe((1_048_576 / LONG_PIECE) * countTokens('a'.repeat(LONG_PIECE)));
   });
