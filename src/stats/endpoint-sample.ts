@@ -34,8 +34,14 @@ export interface SampleRecorder {
 /** Throughput samples need at least this many completion tokens (spec 02 "Limits"). */
 export const MIN_THROUGHPUT_TOKENS = 16;
 
-/** Tokens per second after the first token, when the stream qualifies as a throughput sample. */
+/**
+ * Tokens per second after the first token, when the stream qualifies as a throughput sample. The
+ * span is read on a millisecond clock: one that reads 0 (the rest of the answer came in the same
+ * read as its first token, or within the millisecond) lasted under 1 ms, so the tokens over 1 ms
+ * are a floor of the true rate. Dropping such streams instead would leave the quickest endpoint
+ * without a figure, and last in a sort by throughput.
+ */
 export function streamThroughput(completionTokens: number | undefined, streamMs: number): number | undefined {
-  if (completionTokens === undefined || completionTokens < MIN_THROUGHPUT_TOKENS || streamMs <= 0) return undefined;
-  return completionTokens / (streamMs / 1000);
+  if (completionTokens === undefined || completionTokens < MIN_THROUGHPUT_TOKENS || streamMs < 0) return undefined;
+  return completionTokens / (Math.max(streamMs, 1) / 1000);
 }

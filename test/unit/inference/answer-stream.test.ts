@@ -308,6 +308,16 @@ describe('what a stream records for its endpoint\'s figures', () => {
     expect(sample?.tokensPerSecond).toBeUndefined();
   });
 
+  it('twenty tokens that came all at once still make a throughput sample: at least 20 per millisecond, never left out', async () => {
+    const usage: CoreEvent = { type: 'usage', usage: { promptTokens: 5, completionTokens: 20 } };
+    const run = await start({ events: () => scripted([...ANSWER.slice(0, -1), usage]) });
+    await run.parts();
+    const sample = run.samples.recorded[0];
+    // a span that reads 0 ms counts as 1 ms: the rate is a floor, at most 20 tokens per millisecond
+    expect(sample?.tokensPerSecond).toBeGreaterThan(0);
+    expect(sample?.tokensPerSecond).toBeLessThanOrEqual(20 * 1000);
+  });
+
   it('a stream its caller left says nothing of the endpoint\'s uptime', async () => {
     const run = await start({ events: () => scripted([...ANSWER.slice(0, 3), { type: 'text.delta', index: 0, text: ' and more' }, ...ANSWER.slice(3)]) });
     await run.parts((part) => {
