@@ -14,6 +14,7 @@
  * st1` at one connection) and COMPARE_CONNECTIONS (32) shape the load. COMPARE_POSTGRES (a server
  * URL such as postgres://postgres@127.0.0.1:5432) serves each side from a database of its own there
  * (`switchyard_compare_a`, `_b`, made afresh) instead of a SQLite file; the keys stay in SQLite.
+ * Each side's peak resident memory over the whole comparison is printed last.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,7 +69,7 @@ for (const [index, dir] of dirs.entries()) {
   const name = String.fromCharCode(65 + index);
   const database = postgres ? await freshPostgresDatabase(postgres, `switchyard_compare_${name.toLowerCase()}`) : `sqlite:${join(scratch, `${name}.db`)}`;
   const key = fundedKey(join(dir, 'bin', 'switchyard.js'), database);
-  const env = Object.fromEntries((process.env[`COMPARE_ENV_${name}`] ?? '').split(/\s+/).filter(Boolean).map((pair) => pair.split('=')));
+  const env = Object.fromEntries((process.env[`COMPARE_ENV_${name}`] ?? '').split(/\s+/).filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
   const port = 18090 + index;
   const child = spawn('taskset', ['-c', GATEWAY_CPU, 'node', join(dir, 'bin', 'switchyard.js'), 'serve', '--config', config, '--port', String(port),
     '--database', database, '--key-store', `sqlite:${join(scratch, `${name}-keys.db`)}`], {
@@ -119,6 +120,9 @@ for (const mode of modes) {
   });
   console.log(`${mode}:\n  ${lines.join('\n  ')}\n  B/A CPU per request: ${(cpu[1] / cpu[0]).toFixed(3)}`);
 }
+// taskset runs the gateway in its own process: its peak resident memory over the whole comparison
+const peakRss = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+console.log(`peak RSS: ${sides.map((side) => `${side.name.split(' ')[0]} ${peakRss(side.child.pid).toFixed(0)} MiB`).join(', ')}`);
 process.exit(0);
 
 async function answers(url) {
