@@ -14,7 +14,8 @@
  * st1` at one connection) and COMPARE_CONNECTIONS (32) shape the load. COMPARE_POSTGRES (a server
  * URL such as postgres://postgres@127.0.0.1:5432) serves each side from a database of its own there
  * (`switchyard_compare_a`, `_b`, made afresh) instead of a SQLite file; the keys stay in SQLite.
- * Each side's peak resident memory over the whole comparison is printed last.
+ * On PostgreSQL the CPU of the server's processes serving each side's database is counted too (the
+ * database's CPU per request). Each side's peak resident memory over the whole comparison is printed last.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -64,6 +65,8 @@ if (!(await answers(`http://127.0.0.1:${MOCK_PORT}/v1/models`))) {
 }
 
 const postgres = process.env.COMPARE_POSTGRES;
+/** On PostgreSQL: the server's processes serving one side's database, to count their CPU as that side's. */
+const watcher = postgres ? await openWatcher(postgres) : undefined;
 const sides = [];
 for (const [index, dir] of dirs.entries()) {
   const name = String.fromCharCode(65 + index);
@@ -77,7 +80,7 @@ for (const [index, dir] of dirs.entries()) {
     stdio: ['ignore', openSync(join(scratch, `${name}.log`), 'w'), 'inherit'],
   });
   started.push(child);
-  sides.push({ name: `${name} ${dir}${Object.keys(env).length ? ` (${process.env[`COMPARE_ENV_${name}`]})` : ''}`, port, key, child, tally: {} });
+  sides.push({ name: `${name} ${dir}${Object.keys(env).length ? ` (${process.env[`COMPARE_ENV_${name}`]})` : ''}`, port, key, child, database: postgres && new URL(database).pathname.slice(1), tally: {} });
 }
 for (const side of sides) {
   for (let tries = 0; !(await answers(`http://127.0.0.1:${side.port}/api/v1/models`)); tries += 1) {
@@ -102,9 +105,11 @@ for (let round = 0; round < rounds; round += 1) {
   for (const mode of modes) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const before = cpuTicks(side.child.pid);
+      const serverBefore = watcher && (await watcher.ticks(side.database));
       const result = burst(side, mode, burstSeconds);
-      const tally = (side.tally[mode] ??= { ticks: 0, requests: 0, failed: 0, p50: [] });
+      const tally = (side.tally[mode] ??= { ticks: 0, serverTicks: 0, requests: 0, failed: 0, p50: [] });
       tally.ticks += cpuTicks(side.child.pid) - before;
+      if (watcher) tally.serverTicks += watcher.spent(serverBefore, await watcher.ticks(side.database));
       tally.requests += result.requests;
       tally.failed += result.err_status + result.err_read + result.err_connect + result.err_timeout;
       tally.p50.push(result.lat_p50_us);
@@ -116,14 +121,47 @@ for (const mode of modes) {
   const lines = sides.map((side, index) => {
     const { requests, failed, p50 } = side.tally[mode];
     const median = [...p50].sort((a, b) => a - b)[p50.length >> 1];
-    return `${side.name}: ${(requests / (rounds * burstSeconds)).toFixed(0)} req/s, ${cpu[index].toFixed(1)} µs CPU/req, p50 ${median} µs, ${failed} failed`;
+    const server = watcher ? `, the database's ${((side.tally[mode].serverTicks / TICKS_PER_SECOND) * 1e6 / requests).toFixed(1)} µs CPU/req` : '';
+    return `${side.name}: ${(requests / (rounds * burstSeconds)).toFixed(0)} req/s, ${cpu[index].toFixed(1)} µs CPU/req${server}, p50 ${median} µs, ${failed} failed`;
   });
-  console.log(`${mode}:\n  ${lines.join('\n  ')}\n  B/A CPU per request: ${(cpu[1] / cpu[0]).toFixed(3)}`);
+  const serverCpu = sides.map((side) => side.tally[mode].serverTicks / side.tally[mode].requests);
+  const serverRatio = watcher ? `; the database's: ${(serverCpu[1] / serverCpu[0]).toFixed(3)}` : '';
+  console.log(`${mode}:\n  ${lines.join('\n  ')}\n  B/A CPU per request: ${(cpu[1] / cpu[0]).toFixed(3)}${serverRatio}`);
 }
 // taskset runs the gateway in its own process: its peak resident memory over the whole comparison
 const peakRss = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 console.log(`peak RSS: ${sides.map((side) => `${side.name.split(' ')[0]} ${peakRss(side.child.pid).toFixed(0)} MiB`).join(', ')}`);
 process.exit(0);
+
+/**
+ * The CPU of the server processes (one per connection) serving a database, read from /proc: the
+ * backends open before a burst and those opened during it, so that each side is charged the
+ * database's work for its own requests (the server's shared processes, its WAL writer and
+ * checkpointer, are left out).
+ */
+async function openWatcher(server) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  const ticksOf = (pid) => {
+    try {
+      return cpuTicks(pid);
+    } catch {
+      return undefined; // the connection closed: its last ticks are lost
+    }
+  };
+  return {
+    async ticks(database) {
+      const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+      return new Map(rows.map(({ pid }) => [pid, ticksOf(pid)]));
+    },
+    spent(before, after) {
+      let ticks = 0;
+      for (const [pid, now] of after) if (now !== undefined) ticks += now - (before.get(pid) ?? 0);
+      return ticks;
+    },
+  };
+}
 
 async function answers(url) {
   try {
