@@ -308,12 +308,12 @@ describe('what a stream records for its endpoint\'s figures', () => {
     expect(sample?.tokensPerSecond).toBeUndefined();
   });
 
-  it('twenty tokens that came all at once still make a throughput sample: at least 20 per millisecond, never left out', async () => {
+  it('twenty tokens that came all at once still make a throughput sample, never left out: a span read as 0 ms counts as 1 ms', async () => {
     const usage: CoreEvent = { type: 'usage', usage: { promptTokens: 5, completionTokens: 20 } };
     const run = await start({ events: () => scripted([...ANSWER.slice(0, -1), usage]) });
     await run.parts();
     const sample = run.samples.recorded[0];
-    // a span that reads 0 ms counts as 1 ms: the rate is a floor, at most 20 tokens per millisecond
+    // at most 20 tokens per millisecond: the floor of a span under 1 ms
     expect(sample?.tokensPerSecond).toBeGreaterThan(0);
     expect(sample?.tokensPerSecond).toBeLessThanOrEqual(20 * 1000);
   });
