@@ -9,7 +9,12 @@ import type { Db, NoticeListener } from './store-handle.js';
  * and the fleet's signals where there is no Redis to carry them. The channel is the schema's, so the
  * gateways on one schema hear each other and not those on another schema of the same database.
  */
-const CHANNEL_PREFIX = 'switchyard:';
+/**
+ * The schema's channel, as SQL: `switchyard:` and the schema's name, or the name's md5 where it is
+ * longer than a channel may be (63 bytes); `pg_notify` refuses a longer one, which would fail every
+ * write that changes keys.
+ */
+const CHANNEL = `'switchyard:' || CASE WHEN octet_length(current_schema()) <= 52 THEN current_schema() ELSE md5(current_schema()) END`;
 
 /** A notice as sent on the channel, in the shape of the fleet's signals (fleet-signals.ts): which change, from which instance (none for a commit's), when (ms since the epoch). */
 interface DatabaseNotice {
@@ -20,7 +25,7 @@ interface DatabaseNotice {
 
 /** Sends `text` (a notice, as JSON) on the schema's channel: inside a transaction, only once it commits. */
 export async function sendNotice(db: Db, text: string): Promise<void> {
-  await sql`SELECT pg_notify(${CHANNEL_PREFIX} || current_schema(), ${text})`.execute(db);
+  await sql`SELECT pg_notify(${sql.raw(CHANNEL)}, ${text})`.execute(db);
 }
 
 /** Inside a write, before its commit: tells every listener what the write announced, once it commits. */
@@ -55,8 +60,10 @@ export async function listenForNotices(
   });
   try {
     await client.connect();
-    const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
-    await client.query(`LISTEN ${client.escapeIdentifier(`${CHANNEL_PREFIX}${rows[0]?.schema ?? 'public'}`)}`);
+    const { rows } = await client.query<{ channel: string }>(`SELECT ${CHANNEL} AS channel`);
+    const channel = rows[0]?.channel;
+    if (!channel) throw new Error('no channel to listen on');
+    await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
     open = true;
   } catch (error) {
     await client.end().catch(() => undefined);

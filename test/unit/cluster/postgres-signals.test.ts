@@ -109,6 +109,33 @@ describe.skipIf(!POSTGRES_REACHABLE)('fleet signals over PostgreSQL notices (no 
     expect(heard).toEqual([]);
   });
 
+  it('schemas named longer than a channel may be: key changes still commit and are heard, and two names alike in their first 52 bytes stay apart', async () => {
+    const stem = `long_${process.pid}_${Date.now()}_`.padEnd(55, 'x');
+    const urls: string[] = [];
+    for (const end of ['aaaaa', 'bbbbb']) {
+      const schema = stem + end;
+      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`).finally(() => admin.end());
+      cleanups.push(async () => {
+        const cleaner = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+        await cleaner.connect();
+        await cleaner.query(`DROP SCHEMA ${schema} CASCADE`).finally(() => cleaner.end());
+      });
+      const url = new URL(TEST_POSTGRES_URL);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      urls.push(url.toString());
+    }
+    const [server, other] = [await store(urls[0]!), await store(urls[1]!)];
+    const herd = heardBy(await started(postgresSignals(server, { instanceId: 'server', logger })));
+    const heard = heardBy(await started(postgresSignals(other, { instanceId: 'other', logger })));
+    const account = await createAccount(server, { name: 'Ada' });
+    expect(await revokeKey(server, { id: account.keyId })).toBe(true);
+    await until(() => herd.includes('keys'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toEqual([]);
+  });
+
   it('a listening connection that is lost is opened again, and `listening` says so meanwhile', async () => {
     const { url } = await database();
     const server = await store(url);
