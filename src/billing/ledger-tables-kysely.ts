@@ -66,11 +66,10 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
       }
       // one statement, one round trip. Its sub-statements run after the main one (which does not
       // read them), so the account's row is locked before the spend rows, as every settlement does
-      const units = charge.entry.amount.toString();
+      const units = charge.amount.toString();
       const spend = Object.entries(charge.owners).flatMap(([scope, id]) =>
         [charge.dayStart, LIFETIME_DAY].map((day) => ({ scope, scope_id: id, day_start: day, amount_units: units })));
       await tx
-        .with('entry', () => insertEntry(tx, charge.entry))
         .with('spend', (db) => db
           .insertInto('spend_usage')
           .values(spend)

@@ -161,11 +161,10 @@ export function sqliteLedgerReadsNow(database: BetterSqlite3.Database): LedgerRe
 function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
   // no row locks on SQLite: the write batch's transaction excludes every other writer
   const insertEntry = async (entry: LedgerEntry) => {
-    writeEntry(statements, entry);
+    statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
   };
   const moveMoney = async (accountId: string, change: AccountBalance, charge: Charge | null) => {
     const moves = new MoneyMoves();
-    if (charge) writeEntry(statements, charge.entry);
     moves.add(accountId, change, charge);
     applyMoves(statements, moves);
   };
@@ -225,8 +224,7 @@ function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonl
     const written = statements.settleGeneration.run(generationValues(record)).changes === 1;
     const taken = written ? charge : null;
     if (held === undefined && taken === null) continue;
-    if (taken) writeEntry(statements, taken.entry);
-    moves.add(accountId, { balance: -(taken?.entry.amount ?? 0n), reserved: -(held === undefined ? 0n : BigInt(held)) }, taken);
+    moves.add(accountId, { balance: -(taken?.amount ?? 0n), reserved: -(held === undefined ? 0n : BigInt(held)) }, taken);
   }
   applyMoves(statements, moves);
 }
@@ -240,8 +238,4 @@ function applyMoves(statements: SqliteLedgerStatements, moves: MoneyMoves): void
     statements.writeAccount(accountId, { balance: account.balance + change.balance, reserved: account.reserved + change.reserved });
   }
   for (const { spend } of accounts) for (const { scope, owner, day, units } of spend) statements.addSpend(scope, owner, day, units);
-}
-
-function writeEntry(statements: SqliteLedgerStatements, entry: LedgerEntry): void {
-  statements.insertEntry.run(entry.id, entry.accountId, entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime());
 }

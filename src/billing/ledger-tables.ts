@@ -19,12 +19,13 @@ export interface HeldGeneration {
   pending: PendingGenerationRow;
 }
 
+/** Money that moves in without a generation: a deposit. (A charge is recorded by its generation's row.) */
 export interface LedgerEntry {
   id: string;
   accountId: string;
   amount: Units;
-  kind: 'deposit' | 'charge';
-  generationId: string | null;
+  kind: 'deposit';
+  generationId: null;
   at: Date;
 }
 
@@ -62,8 +63,8 @@ export interface LedgerTables {
    * Ends a hold, once: deletes it, writes the generation's final record (its `SETTLED_COLUMNS` over
    * the pending row, or the whole record where none exists; nothing when it was already settled),
    * and, where it did either, moves the account's money: the reserve the hold still had is given
-   * back, and `charge` is taken only when this call wrote the record (entry, balance and the
-   * owners' spend). A second settlement of one hold changes nothing. One write (one statement on
+   * back, and `charge` is taken only when this call wrote the record (balance and the owners'
+   * spend; the record, whose `cost_units` is the charge, is its only entry). A second settlement of one hold changes nothing. One write (one statement on
    * PostgreSQL) locking the hold, the generation, the account and then the spend rows, the order
    * every settlement takes them in.
    */
@@ -81,9 +82,9 @@ export interface LedgerTables {
   insertEntry(entry: LedgerEntry): Promise<void>;
   /**
    * Moves the account's balance and reserve by `change` (negative to take away) and, for a charge,
-   * records its ledger entry and adds it to the UTC day `dayStart` and the lifetime total of the
-   * three scopes `owners`: one write, with the account's row before the spend rows (the order
-   * every settlement takes them in); run it last.
+   * adds it to the UTC day `dayStart` and the lifetime total of the three scopes `owners`: one
+   * write, with the account's row before the spend rows (the order every settlement takes them in);
+   * run it last.
    */
   moveMoney(accountId: string, change: AccountBalance, charge: Charge | null): Promise<void>;
 }
@@ -98,9 +99,12 @@ export interface HoldSettlement {
   charge: Charge | null;
 }
 
-/** What a settlement charges: its ledger entry, and the scopes and day its spend counts in. */
+/**
+ * What a settlement charges (its record's `cost_units`, the one place the charge is written), and
+ * the scopes and day its spend counts in.
+ */
 export interface Charge {
-  entry: LedgerEntry;
+  amount: Units;
   owners: SpendOwners;
   dayStart: number;
 }

@@ -134,11 +134,7 @@ function settlementOf(held: Hold, given: GenerationRecord | undefined, charged: 
     // a record written whole (its hold was never stored) names its instance and hold as a pending row would
     record: generationToRow(record, charged, held, instanceId),
     // the charge counts in the window its hold was taken in, as the hold did
-    charge: cost === 0n ? null : {
-      entry: { id: newTimeOrderedRecordId('led'), accountId: held.accountId, amount: cost, kind: 'charge', generationId: held.generationId, at },
-      owners: spendOwners(held),
-      dayStart: dayStart(held.heldAt),
-    },
+    charge: cost === 0n ? null : { amount: cost, owners: spendOwners(held), dayStart: dayStart(held.heldAt) },
   };
 }
 

@@ -32,8 +32,8 @@ export class MoneyMoves {
     moves.change = { balance: moves.change.balance + change.balance, reserved: moves.change.reserved + change.reserved };
     if (!charge) return;
     for (const scope of SPEND_SCOPES) {
-      addSpend(moves.spend, { scope, owner: charge.owners[scope], day: charge.dayStart, units: charge.entry.amount });
-      addSpend(moves.spend, { scope, owner: charge.owners[scope], day: LIFETIME_DAY, units: charge.entry.amount });
+      addSpend(moves.spend, { scope, owner: charge.owners[scope], day: charge.dayStart, units: charge.amount });
+      addSpend(moves.spend, { scope, owner: charge.owners[scope], day: LIFETIME_DAY, units: charge.amount });
     }
   }
 

@@ -19,9 +19,8 @@ const HOLD_TTL_MS = 15 * 60_000;
  * an account's: the operator pays the provider directly, so a hold reserves no credit and is never
  * written, and a settlement writes only the generation record, once, under the operator's ids, with
  * the cost the endpoint's prices give (what the checks cost is
- * `SELECT sum(cost_units) FROM generations WHERE account_id = 'operator'`). No ledger entry moves
- * money, since no balance pays; the record is the one place such a charge is written, so every
- * charge is still recorded exactly once. A request cut short by a crash of its instance leaves no
+ * `SELECT sum(cost_units) FROM generations WHERE account_id = 'operator'`). No money moves, since
+ * no balance pays; the record is where such a charge is written, as every charge is, once. A request cut short by a crash of its instance leaves no
  * record (it had no pending row to recover).
  */
 export function operatorLedger(store: Store, now: () => Date = () => new Date()): Ledger {

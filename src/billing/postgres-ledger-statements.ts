@@ -1,7 +1,7 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import type { GenerationsTable } from '../store/schema.js';
-import { GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, type Charge, type HeldGeneration, type HoldSettlement, type LimitBound } from './ledger-tables.js';
+import { GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, type HeldGeneration, type HoldSettlement, type LimitBound } from './ledger-tables.js';
 import { storableJsonText } from '../store/storable-text.js';
 
 /**
@@ -65,8 +65,8 @@ export function reserveAndHoldStatement(holds: readonly HeldGeneration[], bound:
 
 /**
  * The settlement of one hold (see LedgerTables.settleHold). Its sub-statements run as the final
- * UPDATE reads them (the hold, then the generation), the entry and the spend rows after it: the
- * account's row is locked before the spend rows, as every settlement does.
+ * UPDATE reads them (the hold, then the generation), the spend rows after it: the account's row is
+ * locked before the spend rows, as every settlement does.
  */
 export function settleHoldStatement({ holdId, accountId, record, charge }: HoldSettlement): CompiledQuery {
   const p = new Parameters();
@@ -78,15 +78,14 @@ export function settleHoldStatement({ holdId, accountId, record, charge }: HoldS
       WHERE id = ${p.add(accountId)} AND EXISTS (SELECT 1 FROM released)`;
     return CompiledQuery.raw(text, p.values);
   }
-  const { entry, owners, dayStart } = charge;
-  const amount = entry.amount.toString();
+  const { owners, dayStart } = charge;
+  const amount = charge.amount.toString();
   const account = p.add(accountId);
   const spendRows = Object.entries(owners).flatMap(([scope, id]) => [dayStart, LIFETIME_DAY].map((day) => `(${p.add(scope)}, ${p.add(id)}, ${p.add(day)}::bigint)`));
   const text = `WITH ${ended},
     charged AS (
       SELECT ${p.add(amount)}::numeric AS amount WHERE ${WRITTEN}
     ),
-    entry AS (${entryInsert(p, charge, account, 'FROM charged')}),
     spend AS (
       INSERT INTO spend_usage (scope, scope_id, day_start, amount_units)
       SELECT owner.scope, owner.scope_id, owner.day_start, ${p.add(amount)} FROM charged, (VALUES ${spendRows.join(', ')}) AS owner (scope, scope_id, day_start)
@@ -102,7 +101,7 @@ export function settleHoldStatement({ holdId, accountId, record, charge }: HoldS
 /**
  * Several settlements of one account, ending different holds, in one statement (see
  * LedgerTables.settleHolds): each hold deleted, each record written once, and where a settlement
- * wrote its record, its charge's ledger entry; then the money of all of them moved at once, one
+ * wrote its record, its charge taken; then the money of all of them moved at once, one
  * write of the account's row (less every charge taken, and the reserve of every hold still there)
  * and one of each spend row, summed. The settlements are one JSON array parameter (each a
  * generation row, typed by the table's own row type, under `record`, with its hold and charge beside it), so the
@@ -115,11 +114,7 @@ export function settleHoldsStatement(accountId: string, settlements: readonly Ho
   const items = settlements.map(({ holdId, record, charge }) => ({
     record,
     settled_hold: holdId,
-    entry_id: charge ? charge.entry.id : null,
-    entry_amount: charge ? charge.entry.amount.toString() : null,
-    entry_kind: charge ? charge.entry.kind : null,
-    entry_generation: charge ? charge.entry.generationId : null,
-    entry_at: charge ? charge.entry.at.getTime() : null,
+    charge_amount: charge ? charge.amount.toString() : null,
     owner_key: charge ? charge.owners.key : null,
     owner_workspace: charge ? charge.owners.workspace : null,
     owner_account: charge ? charge.owners.account : null,
@@ -137,8 +132,7 @@ const SETTLE_HOLDS_SQL = `WITH input AS (
     SELECT item.n, extra.*, settled.*
     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS item (value, n),
       jsonb_populate_record(NULL::generations, item.value->'record') AS settled,
-      jsonb_to_record(item.value) AS extra (settled_hold text, entry_id text, entry_amount text, entry_kind text, entry_generation text, entry_at bigint,
-        owner_key text, owner_workspace text, owner_account text, spend_day bigint)
+      jsonb_to_record(item.value) AS extra (settled_hold text, charge_amount text, owner_key text, owner_workspace text, owner_account text, spend_day bigint)
   ),
   released AS (DELETE FROM holds USING input WHERE holds.id = input.settled_hold RETURNING holds.amount_units),
   closed AS (
@@ -152,21 +146,17 @@ const SETTLE_HOLDS_SQL = `WITH input AS (
   ),
   charged AS (
     SELECT input.* FROM input
-    WHERE input.entry_id IS NOT NULL AND (input.n IN (SELECT n FROM closed) OR input.id IN (SELECT id FROM inserted))
-  ),
-  entries AS (
-    INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at)
-    SELECT charged.entry_id, $2, charged.entry_amount, charged.entry_kind, charged.entry_generation, charged.entry_at FROM charged
+    WHERE input.charge_amount IS NOT NULL AND (input.n IN (SELECT n FROM closed) OR input.id IN (SELECT id FROM inserted))
   ),
   spend AS (
     INSERT INTO spend_usage (scope, scope_id, day_start, amount_units)
-    SELECT owner.scope, owner.scope_id, owner.day_start, sum(charged.entry_amount::numeric)::text
+    SELECT owner.scope, owner.scope_id, owner.day_start, sum(charged.charge_amount::numeric)::text
     FROM charged, LATERAL (VALUES ${SPEND_ROWS}) AS owner (scope, scope_id, day_start)
     GROUP BY owner.scope, owner.scope_id, owner.day_start
     ${ADD_TO_SPEND}
   )
   UPDATE accounts SET
-    balance_units = (balance_units::numeric - COALESCE((SELECT sum(entry_amount::numeric) FROM charged), 0))::text,
+    balance_units = (balance_units::numeric - COALESCE((SELECT sum(charge_amount::numeric) FROM charged), 0))::text,
     reserved_units = (reserved_units::numeric - COALESCE((SELECT sum(amount_units::numeric) FROM released), 0))::text
   WHERE id = $2 AND (EXISTS (SELECT 1 FROM released) OR EXISTS (SELECT 1 FROM charged))`;
 
@@ -185,10 +175,4 @@ function endedHold(p: Parameters, holdId: string, record: Insertable<Generations
       WHERE NOT EXISTS (SELECT 1 FROM closed)
       ON CONFLICT (id) DO NOTHING RETURNING id
     )`;
-}
-
-/** The charge's ledger entry, inserted by `source` (a FROM or WHERE clause deciding whether it is). */
-function entryInsert(p: Parameters, { entry }: Charge, account: string, source: string): string {
-  return `INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at)
-      SELECT ${p.add(entry.id)}, ${account}, ${p.list([entry.amount.toString(), entry.kind, entry.generationId, entry.at.getTime()])} ${source}`;
 }

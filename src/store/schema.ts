@@ -137,6 +137,10 @@ export interface LedgerEntriesTable {
   account_id: string;
   /** Positive for a deposit, positive for a charge too: `kind` gives the direction. */
   amount_units: string;
+  /**
+   * Deposits. A charge is its generation's `cost_units` (migration 0012); a `charge` entry is one
+   * written before that whose generation's row did not carry the same amount.
+   */
   kind: 'deposit' | 'charge';
   generation_id: string | null;
   created_at: number;

@@ -1,3 +1,4 @@
+import { recordedCharges } from '../support/recorded-charges.js';
 import type { Store } from '../../src/store/store.js';
 
 /** An account's money as one consistent read of the store sees it. */
@@ -5,24 +6,27 @@ export interface LedgerSnapshot {
   balance: bigint;
   reserved: bigint;
   deposits: bigint;
-  /** Every charge entry, by generation id. */
+  /** Every charge, by generation id: each charged generation's record, and any charge entry of the ledger beside it. */
   charges: Map<string, bigint[]>;
   /** Amounts of the account's open holds. */
   holds: bigint[];
 }
 
-/** Reads the account row, its ledger entries and its open holds in one read transaction. */
+/** Reads the account row, its ledger entries, its charged records and its open holds in one read transaction. */
 export async function ledgerSnapshot(store: Store, accountId: string): Promise<LedgerSnapshot> {
   const read = store.engine === 'postgres' ? store.db.transaction().setIsolationLevel('repeatable read') : store.db.transaction();
   return read.execute(async (tx) => {
     const account = await tx.selectFrom('accounts').select(['balance_units', 'reserved_units']).where('id', '=', accountId).executeTakeFirstOrThrow();
     const entries = await tx.selectFrom('ledger_entries').select(['kind', 'amount_units', 'generation_id']).where('account_id', '=', accountId).execute();
+    const records = await recordedCharges(tx, accountId);
     const holds = await tx.selectFrom('holds').select('amount_units').where('account_id', '=', accountId).execute();
     const charges = new Map<string, bigint[]>();
+    const charge = (generationId: string, amount: string) => charges.set(generationId, [...(charges.get(generationId) ?? []), BigInt(amount)]);
+    for (const record of records) charge(record.generation_id, record.amount_units);
     let deposits = 0n;
     for (const entry of entries) {
       if (entry.kind === 'deposit') deposits += BigInt(entry.amount_units);
-      else charges.set(entry.generation_id ?? '', [...(charges.get(entry.generation_id ?? '') ?? []), BigInt(entry.amount_units)]);
+      else charge(entry.generation_id ?? '', entry.amount_units);
     }
     return {
       balance: BigInt(account.balance_units),

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { listAccounts, readAccountOverview } from '../../../src/accounts/account-overview.js';
 import { addCredits, createAccount, setAccountSuspended } from '../../../src/accounts/accounts.js';
 import { CLI_CHANGE } from '../../../src/accounts/audit.js';
-import { newTimeOrderedRecordId } from '../../../src/accounts/record-id.js';
 import { setSpendLimit } from '../../../src/accounts/spend-limits.js';
 import { dayStart } from '../../../src/accounts/usage-window.js';
 import { setWorkspaceRoutingDefaults } from '../../../src/accounts/workspace-routing.js';
@@ -16,12 +15,10 @@ const DAY_MS = 86_400_000;
 
 describe.each(STORE_ENGINES)('account overview on $name', (engine) => {
   const open = storeOpener(engine);
-  /** A charge as settlement records it: a ledger entry, and the key's, workspace's and account's day and lifetime spend. */
+  /** A charge's spend as settlement counts it: the key's, workspace's and account's day and lifetime spend. */
   async function spend(store: Store, owners: { key: string; workspace: string; account: string }, day: Date, usd: string): Promise<void> {
     await store.write(async (tx) => {
-      const tables = ledgerTables(store, tx);
-      const entry = { id: newTimeOrderedRecordId('led'), accountId: owners.account, amount: parseUsd(usd), kind: 'charge' as const, generationId: null, at: day };
-      await tables.moveMoney(owners.account, { balance: 0n, reserved: 0n }, { entry, owners, dayStart: dayStart(day) });
+      await ledgerTables(store, tx).moveMoney(owners.account, { balance: 0n, reserved: 0n }, { amount: parseUsd(usd), owners, dayStart: dayStart(day) });
     });
   }
   async function setMoney(store: Store, accountId: string, balance: Units, reserved: Units): Promise<void> {

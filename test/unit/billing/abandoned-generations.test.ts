@@ -11,6 +11,7 @@ import type { Store } from '../../../src/store/store.js';
 import { chatCatalogue, endpoint } from '../../fixtures/planner/catalogue-yaml.js';
 import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES, type StoreEngine } from '../../support/store-engines.js';
+import { recordedCharges } from '../../support/recorded-charges.js';
 
 const opened: Store[] = [];
 const logger = pino({ level: 'silent' });
@@ -38,7 +39,7 @@ async function fixture(catalogue: Catalogue = CATALOGUE) {
     const row = await store.db.selectFrom('accounts').select(['balance_units', 'reserved_units']).executeTakeFirstOrThrow();
     return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
   };
-  const charges = () => store.db.selectFrom('ledger_entries').select(['generation_id', 'amount_units']).where('kind', '=', 'charge').execute();
+  const charges = () => recordedCharges(store.db);
   const read = (id: string) => createGenerationReader(store).get(id, owner.accountId);
   const admit = (id: string, amount: Units = parseUsd('0.01')) => dead.hold(holdRequest(owner, id, amount));
   return { store, dead, checkpoints, abandoned, money, charges, read, admit };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { openStore, type Store } from '../../../src/store/store.js';
 import { chatCatalogue, endpoint } from '../../fixtures/planner/catalogue-yaml.js';
 import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES } from '../../support/store-engines.js';
+import { recordedCharges } from '../../support/recorded-charges.js';
 
 const opened: Store[] = [];
 const logger = pino({ level: 'silent' });
@@ -83,8 +85,8 @@ async function money(store: Store): Promise<{ balance: Units; reserved: Units }>
   return { balance: BigInt(row.balance_units), reserved: BigInt(row.reserved_units) };
 }
 
-function charges(store: Store): Promise<{ generation_id: string | null; amount_units: string }[]> {
-  return store.db.selectFrom('ledger_entries').select(['generation_id', 'amount_units']).where('kind', '=', 'charge').orderBy('generation_id').execute();
+function charges(store: Store): Promise<Array<{ generation_id: string; amount_units: string }>> {
+  return recordedCharges(store.db);
 }
 
 function read(store: Store, owner: Owner, id: string): Promise<GenerationRecord | null> {
@@ -225,9 +227,8 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       const ledger = inProcess(store);
       const first = await ledger.hold(request(owner, 'g1', parseUsd('1')));
       const second = await ledger.hold(request(owner, 'g2', parseUsd('1')));
-      // the ledger's entries cannot be written: the write fails after the first record
-      await store.db.schema.createIndex('entries_refused').on('ledger_entries').column('kind').where('kind', '=', 'charge').unique().execute();
-      await store.db.insertInto('ledger_entries').values({ id: 'led_x', account_id: owner.accountId, amount_units: '1', kind: 'charge', generation_id: null, created_at: 0 }).execute();
+      // the spend rows cannot be written: the write fails after the records, as it moves the money
+      await sql`CREATE TRIGGER spend_refused BEFORE INSERT ON spend_usage BEGIN SELECT RAISE(ABORT, 'spend refused'); END`.execute(store.db);
       const outcomes = await Promise.allSettled([ledger.settle(first, served(first, parseUsd('0.5'))), ledger.settle(second, served(second, parseUsd('0.5')))]);
       expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
       expect(await read(store, owner, 'g1')).toBeNull();
@@ -473,7 +474,7 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       // read once, so that the balance and the key's window are remembered
       await ledger.release(await ledger.hold(request(owner, 'g0', parseUsd('0.1'), daily)));
       const charge = {
-        entry: { id: 'led_rolled_back', accountId: owner.accountId, amount: parseUsd('0.8'), kind: 'charge' as const, generationId: null, at: new Date() },
+        amount: parseUsd('0.8'),
         owners: spendOwners(owner),
         dayStart: dayStart(new Date()),
       };

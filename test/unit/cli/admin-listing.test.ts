@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKey } from '../../../src/accounts/accounts.js';
 import { CLI_CHANGE } from '../../../src/accounts/audit.js';
 import { updateKey } from '../../../src/accounts/key-management.js';
-import { newTimeOrderedRecordId } from '../../../src/accounts/record-id.js';
 import { dayStart } from '../../../src/accounts/usage-window.js';
 import { ledgerTables } from '../../../src/billing/ledger-engine.js';
 import { parseUsd } from '../../../src/billing/money.js';
@@ -44,8 +43,7 @@ describe('admin account show', () => {
     await database.admin('workspace', 'routing', '--workspace', workspaceId, '--provider', '{"sort":"price"}');
     await database.read((store) => store.write(async (tx) => {
       const tables = ledgerTables(store, tx);
-      const entry = { id: newTimeOrderedRecordId('led'), accountId, amount: parseUsd('1.5'), kind: 'charge' as const, generationId: null, at: new Date() };
-      await tables.moveMoney(accountId, { balance: 0n, reserved: 0n }, { entry, owners: { key: keyId, workspace: workspaceId, account: accountId }, dayStart: dayStart(new Date()) });
+      await tables.moveMoney(accountId, { balance: 0n, reserved: 0n }, { amount: parseUsd('1.5'), owners: { key: keyId, workspace: workspaceId, account: accountId }, dayStart: dayStart(new Date()) });
       await tables.writeAccount(accountId, { balance: parseUsd('28.5'), reserved: parseUsd('0.25') });
     }));
 

@@ -1,0 +1,11 @@
+import type { Db } from '../../src/store/store.js';
+
+/**
+ * The charges recorded in a database, one per charged generation: its record's `cost_units` (the
+ * one place a charge is written), by generation id, of one account or of all.
+ */
+export function recordedCharges(db: Db, accountId?: string): Promise<Array<{ generation_id: string; amount_units: string }>> {
+  let query = db.selectFrom('generations').select(['id as generation_id', 'cost_units as amount_units']).where('cost_units', '<>', '0');
+  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+  return query.orderBy('id').execute();
+}
