@@ -1,14 +1,19 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import type { SpendScope } from '../accounts/types.js';
 import { accountBalanceOf, GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, usageOf, usageStatement, withinBounds, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
-import { MoneyMoves } from './money-moves.js';
+import { MoneyMoves, type SpendMove } from './money-moves.js';
 import { MoneyReadCache } from './money-read-cache.js';
 import type { Units } from './money.js';
 import type { Hold } from './types.js';
 
 type Statement = BetterSqlite3.Statement;
+
+/**
+ * Most spend rows one statement adds to: a settlement's six (three scopes, each its day and its
+ * lifetime) and those of a group of settlements, in statements of a few text lengths.
+ */
+const SPEND_ROWS_PER_STATEMENT = 24;
 
 /**
  * The ledger's statements prepared once per SQLite connection. They run inside the write batch's
@@ -23,8 +28,8 @@ class SqliteLedgerStatements {
   readonly #insertHold: Statement;
   readonly deleteHold: Statement;
   readonly insertEntry: Statement;
-  /** One spend row (scope, owner, day), added to by `units_add`. */
-  readonly #addSpend: Statement;
+  /** Spend rows (scope, owner, day) added to by `units_add`, one statement per number of rows. */
+  readonly #addSpend = new Map<number, Statement>();
   /** Balances and usage as last read or written (every write of them goes through this class). */
   readonly #cache: MoneyReadCache;
   /** A generation row, every column bound by position (an absent value binds NULL). */
@@ -44,10 +49,6 @@ class SqliteLedgerStatements {
     this.deleteHold = database.prepare('DELETE FROM holds WHERE id = ? RETURNING amount_units').pluck();
     this.insertEntry = database.prepare(
       'INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.#addSpend = database.prepare(
-      `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES (?, ?, ?, ?)
-       ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
     );
     this.insertGeneration = database.prepare(
       `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
@@ -75,9 +76,27 @@ class SqliteLedgerStatements {
     this.#cache.wroteAccount(accountId, next);
   }
 
-  addSpend(scope: SpendScope, owner: string, day: number, units: Units): void {
-    this.#addSpend.run(scope, owner, day, units.toString());
-    this.#cache.addedSpend(scope, owner, day, units);
+  /** Adds to spend rows, each written where it is not yet: one statement for up to `SPEND_ROWS_PER_STATEMENT` of them. */
+  addSpend(moves: readonly SpendMove[]): void {
+    for (let start = 0; start < moves.length; start += SPEND_ROWS_PER_STATEMENT) {
+      const part = moves.slice(start, start + SPEND_ROWS_PER_STATEMENT);
+      const values: unknown[] = [];
+      for (const { scope, owner, day, units } of part) values.push(scope, owner, day, units.toString());
+      this.#spendStatement(part.length).run(values);
+    }
+    for (const { scope, owner, day, units } of moves) this.#cache.addedSpend(scope, owner, day, units);
+  }
+
+  #spendStatement(rows: number): Statement {
+    let statement = this.#addSpend.get(rows);
+    if (!statement) {
+      statement = this.database.prepare(
+        `INSERT INTO spend_usage (scope, scope_id, day_start, amount_units) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = units_add(spend_usage.amount_units, excluded.amount_units)`,
+      );
+      this.#addSpend.set(rows, statement);
+    }
+    return statement;
   }
 
   insertHold(hold: Hold, instanceId: string | null): void {
@@ -237,5 +256,5 @@ function applyMoves(statements: SqliteLedgerStatements, moves: MoneyMoves): void
     if (!account) throw new Error(`account ${accountId} does not exist`);
     statements.writeAccount(accountId, { balance: account.balance + change.balance, reserved: account.reserved + change.reserved });
   }
-  for (const { spend } of accounts) for (const { scope, owner, day, units } of spend) statements.addSpend(scope, owner, day, units);
+  statements.addSpend(accounts.flatMap(({ spend }) => spend));
 }

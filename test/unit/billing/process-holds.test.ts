@@ -222,6 +222,24 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       expect(await spendable(ledger, owner)).toBe(parseUsd('10') - total);
     });
 
+    it('settlements of fifteen keys written together move each key\'s spend by its own charge, and the workspace\'s and account\'s by the sum of them all', async () => {
+      const { store, owner } = await funded('10');
+      const ledger = inProcess(store);
+      // 34 spend rows (each key's day and lifetime, the workspace's and the account's): more than one statement adds to
+      const keys = await Promise.all(Array.from({ length: 15 }, (_, index) => createKey(store, { accountId: owner.accountId, name: `k${index}` })));
+      const holds = await Promise.all(keys.map(({ id }, index) => ledger.hold(request({ ...owner, keyId: id }, `g${index}`, parseUsd('0.4')))));
+      const costs = holds.map((_, index) => parseUsd('0.01') * BigInt(index + 1) + 3n);
+      await Promise.all(holds.map((hold, index) => ledger.settle(hold, served(hold, costs[index] ?? 0n))));
+      const now = new Date();
+      for (const [index, { id }] of keys.entries()) {
+        expect(await readScopeUsage(store.db, { scope: 'key', id }, now), `key ${index}`).toMatchObject({ total: costs[index], daily: costs[index] });
+      }
+      const total = costs.reduce((sum, cost) => sum + cost, 0n);
+      expect(await readScopeUsage(store.db, { scope: 'workspace', id: owner.workspaceId }, now)).toMatchObject({ total, daily: total });
+      expect(await readScopeUsage(store.db, { scope: 'account', id: owner.accountId }, now)).toMatchObject({ total, daily: total });
+      expect(await money(store)).toEqual({ balance: parseUsd('10') - total, reserved: 0n });
+    });
+
     it('a write that fails refuses every settlement in it: nothing is charged or recorded, and their holds keep reserving', async () => {
       const { store, owner } = await funded('10');
       const ledger = inProcess(store);
