@@ -83,6 +83,12 @@ export async function freshPostgresDatabase(): Promise<ScratchDatabase> {
   };
 }
 
+/** A fresh, empty database on `engine` (a file for SQLite), for a store opened without migrating it. */
+export async function scratchDatabase(engine: StoreEngine['name']): Promise<ScratchDatabase> {
+  if (engine === 'postgres') return freshPostgresDatabase();
+  return { url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-scratch-')), 'db.sqlite')}`, drop: async () => undefined };
+}
+
 async function freshPostgresPair(count: number): Promise<[Store, ...Store[]]> {
   const database = await freshPostgresDatabase();
   const store = await openStore(database.url);

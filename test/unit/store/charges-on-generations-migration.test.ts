@@ -1,19 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { runMigrations } from '../../../src/store/migrator.js';
 import { MIGRATIONS } from '../../../src/store/migrations/migration-list.js';
 import { openStore } from '../../../src/store/store.js';
-import { freshPostgresDatabase, STORE_ENGINES } from '../../support/store-engines.js';
+import { scratchDatabase, STORE_ENGINES } from '../../support/store-engines.js';
 
 const BEFORE = MIGRATIONS.findIndex((migration) => migration.id === '0012-charges-on-generations');
-
-async function databaseUrl(engine: string): Promise<{ url: string; drop(): Promise<void> }> {
-  if (engine === 'postgres') return freshPostgresDatabase();
-  return { url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-migrate-')), 'db.sqlite')}`, drop: async () => undefined };
-}
 
 /** A settled generation row of account `acct_a` (or `account`) costing `cost`. */
 function generation(id: string, cost: string, account = 'acct_a'): string {
@@ -22,7 +14,7 @@ function generation(id: string, cost: string, account = 'acct_a'): string {
 
 describe.each(STORE_ENGINES)('moving charges onto their generations, on $name', (engine) => {
   it('a charge entry its generation row says again goes; deposits, and a charge no row carries alike, stay as they were', async () => {
-    const database = await databaseUrl(engine.name);
+    const database = await scratchDatabase(engine.name);
     const store = await openStore(database.url, { migrate: false });
     try {
       await runMigrations(store, MIGRATIONS.slice(0, BEFORE));

@@ -1,24 +1,16 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { runMigrations } from '../../../src/store/migrator.js';
 import { MIGRATIONS } from '../../../src/store/migrations/migration-list.js';
 import { openStore } from '../../../src/store/store.js';
-import { freshPostgresDatabase, STORE_ENGINES } from '../../support/store-engines.js';
+import { scratchDatabase, STORE_ENGINES } from '../../support/store-engines.js';
 
 const BEFORE = MIGRATIONS.findIndex((migration) => migration.id === '0007-people-and-limits');
 const DAY = 1_795_737_600_000;
 
-async function databaseUrl(engine: string): Promise<{ url: string; drop(): Promise<void> }> {
-  if (engine === 'postgres') return freshPostgresDatabase();
-  return { url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-migrate-')), 'db.sqlite')}`, drop: async () => undefined };
-}
-
 describe.each(STORE_ENGINES)('moving to spend per scope, on $name', (engine) => {
   it('every key keeps its usage per day and in all, and its workspace and account start from the exact sum of their keys', async () => {
-    const database = await databaseUrl(engine.name);
+    const database = await scratchDatabase(engine.name);
     const store = await openStore(database.url, { migrate: false });
     try {
       await runMigrations(store, MIGRATIONS.slice(0, BEFORE));
