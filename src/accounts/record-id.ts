@@ -11,8 +11,8 @@ let lastStamp = 0;
 let sequence = 0;
 
 /**
- * A fresh id for the rows written on every request (holds), for ledger entries and for audit events,
- * such as `led_mhd2k4xa0003f9c…`: the creation time (base 36), a sequence within that millisecond
+ * A fresh id for the rows written on every request (holds), for ledger entries and for audit
+ * events, such as `led_mhd2k4xa0003f9c…`: the creation time (base 36), a sequence within that millisecond
  * (4 base-36 digits), then 16 random hex. Ids minted later in this process sort later, even within
  * one millisecond (the audit trail is read newest first by id), so these rows land at the end of
  * their primary-key index instead of on a random page of it, and a commit rewrites one index page

@@ -64,9 +64,9 @@ export interface LedgerTables {
    * the pending row, or the whole record where none exists; nothing when it was already settled),
    * and, where it did either, moves the account's money: the reserve the hold still had is given
    * back, and `charge` is taken only when this call wrote the record (balance and the owners'
-   * spend; the record, whose `cost_units` is the charge, is its only entry). A second settlement of one hold changes nothing. One write (one statement on
-   * PostgreSQL) locking the hold, the generation, the account and then the spend rows, the order
-   * every settlement takes them in.
+   * spend; the record, whose `cost_units` is the charge, is its only entry). A second settlement of
+   * one hold changes nothing. One write (one statement on PostgreSQL) locking the hold, the
+   * generation, the account and then the spend rows, the order every settlement takes them in.
    */
   settleHold(settlement: HoldSettlement): Promise<void>;
   /**

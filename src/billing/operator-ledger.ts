@@ -20,8 +20,8 @@ const HOLD_TTL_MS = 15 * 60_000;
  * written, and a settlement writes only the generation record, once, under the operator's ids, with
  * the cost the endpoint's prices give (what the checks cost is
  * `SELECT sum(cost_units) FROM generations WHERE account_id = 'operator'`). No money moves, since
- * no balance pays; the record is where such a charge is written, as every charge is, once. A request cut short by a crash of its instance leaves no
- * record (it had no pending row to recover).
+ * no balance pays; the record is where such a charge is written, as every charge is, once. A
+ * request cut short by a crash of its instance leaves no record (it had no pending row to recover).
  */
 export function operatorLedger(store: Store, now: () => Date = () => new Date()): Ledger {
   const write = async (record: GenerationRecord, charged: boolean): Promise<void> => {

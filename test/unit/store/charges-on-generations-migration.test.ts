@@ -32,7 +32,7 @@ describe.each(STORE_ENGINES)('moving charges onto their generations, on $name', 
           ('led_none', 'acct_a', '8', 'charge', NULL, 2)`,
       ];
       for (const statement of statements) await sql.raw(statement).execute(store.db);
-      expect(await runMigrations(store)).toEqual(['0012-charges-on-generations']);
+      expect(await runMigrations(store)).toContain('0012-charges-on-generations');
       const left = await store.db.selectFrom('ledger_entries').select('id').orderBy('id').execute();
       // led_2 names a record of another amount, led_4 one of another account, led_5 none at all
       expect(left.map((entry) => entry.id)).toEqual(['led_2', 'led_4', 'led_5', 'led_deposit', 'led_none']);
