@@ -8,11 +8,10 @@ import type { Db, NoticeListener } from './store-handle.js';
  * (`notifyTopics`, sent by the committing transaction itself, so the admin command line tells too),
  * and the fleet's signals where there is no Redis to carry them. The channel is the schema's, so the
  * gateways on one schema hear each other and not those on another schema of the same database.
- */
-/**
- * The schema's channel, as SQL: `switchyard:` and the schema's name, or the name's md5 where it is
- * longer than a channel may be (63 bytes); `pg_notify` refuses a longer one, which would fail every
- * write that changes keys.
+ *
+ * The channel, as SQL: `switchyard:` and the schema's name, or the name's md5 where it is longer
+ * than a channel may be (63 bytes); `pg_notify` refuses a longer one, which would fail every write
+ * that changes keys.
  */
 const CHANNEL = `'switchyard:' || CASE WHEN octet_length(current_schema()) <= 52 THEN current_schema() ELSE md5(current_schema()) END`;
 

@@ -254,6 +254,8 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       const charges = await recordedCharges(fixture.store.db);
       expect(charges).toHaveLength(holds.length);
       expect(charges.reduce((sum, row) => sum + BigInt(row.amount_units), 0n)).toBe(spent);
+      // the records are the charges' only entries: the ledger's table keeps the deposit alone
+      expect(await fixture.store.db.selectFrom('ledger_entries').select('kind').execute()).toEqual([{ kind: 'deposit' }]);
       // each scope's day (the holds' day) and lifetime total
       const spend = await fixture.store.db.selectFrom('spend_usage').select(['scope', 'scope_id', 'day_start', 'amount_units']).orderBy('scope').orderBy('day_start').execute();
       const { accountId, workspaceId, keyId } = fixture.owner;
