@@ -11,7 +11,8 @@
  * sees: the request log written to a file, the CLI's defaults. COMPARE_ENV_A / COMPARE_ENV_B add
  * environment to one side (`LOG_LEVEL=warn` measures the log line: both sides may name one
  * checkout). COMPARE_ROUNDS (default 6), COMPARE_BURST_SECONDS (3), COMPARE_MODES (`ns st`; `ns1
- * st1` at one connection) and COMPARE_CONNECTIONS (32) shape the load. COMPARE_POSTGRES (a server
+ * st1` at one connection; `prompt` and `tools`, non-streamed, the peers run's two large bodies) and
+ * COMPARE_CONNECTIONS (32) shape the load. COMPARE_POSTGRES (a server
  * URL such as postgres://postgres@127.0.0.1:5432) serves each side from a database of its own there
  * (`switchyard_compare_a`, `_b`, made afresh) instead of a SQLite file; the keys stay in SQLite.
  * On PostgreSQL the CPU of the server's processes serving each side's database is counted too (the
@@ -22,6 +23,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { largePromptBody, manyToolsBody } from './chat-bodies.js';
 import { freshPostgresDatabase, fundedKey, MODEL, writeBenchConfig } from './peers-gateway.js';
 
 const WORK = process.env.PEERS_WORK ?? join(tmpdir(), 'switchyard-peers');
@@ -49,6 +51,10 @@ const bodies = {};
 for (const mode of ['ns', 'st']) {
   bodies[mode] = join(scratch, `body-${mode}.json`);
   writeFileSync(bodies[mode], `{"model":"${MODEL}","messages":[{"role":"system","content":"You are terse."},{"role":"user","content":"${PROMPT}"}],"max_tokens":64,"temperature":0${mode === 'st' ? stream : ''}}`);
+}
+for (const [mode, body] of [['prompt', largePromptBody], ['tools', manyToolsBody]]) {
+  bodies[mode] = join(scratch, `body-${mode}.json`);
+  writeFileSync(bodies[mode], JSON.stringify(body(MODEL)));
 }
 
 const cpuTicks = (pid) => {

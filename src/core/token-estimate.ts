@@ -1,4 +1,5 @@
 import type { ContentPart, CoreMessage, ToolDefinition } from './request.js';
+import { rememberedJsonText } from './json-text.js';
 import { RememberedCounts } from './remembered-counts.js';
 import { countLeadingTokens, countTextTokens, LONG_PIECE } from './text-tokens.js';
 
@@ -145,7 +146,8 @@ export function estimateMessageTokens(message: CoreMessage, estimator: TokenEsti
 }
 
 export function estimateToolTokens(tools: readonly ToolDefinition[] | undefined, estimator: TokenEstimator): number {
-  return tools && tools.length > 0 ? estimator.count(JSON.stringify(tools)) : 0;
+  // the text the upstream body takes as written (json-text.ts)
+  return tools && tools.length > 0 ? estimator.count(rememberedJsonText(tools)) : 0;
 }
 
 /** Tokens of one text on its own, with the same tokenizer and the same bound on work. */

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
 import { DEFAULT_SETTINGS, type Settings } from '../settings/settings-table.js';
 import type { AbortLike } from '../core/abort.js';
+import { jsonBodyText } from '../core/json-text.js';
 import type { UpstreamFailure } from '../core/events.js';
 import { formBody } from './form-body.js';
 import { ResponseBody } from './response-body.js';
@@ -61,7 +62,7 @@ export class Transport implements UpstreamTransport {
     return new Promise((resolve, reject) => {
       const url = new URL(joinUrl(baseUrl, upstream.path));
       const form = upstream.upload && formBody(upstream.body, upstream.upload);
-      const body = form ? form.stream() : JSON.stringify(upstream.body);
+      const body = form ? form.stream() : jsonBodyText(upstream.body);
       const headers = form ? { ...upstream.headers, 'content-type': form.contentType, 'content-length': String(form.contentLength) } : upstream.headers;
       const exchange = new Exchange({ signal, requestBody: body, resolve, reject });
       this.agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body }, exchange);

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { DEFAULT_TRANSPORT_SETTINGS, Transport, transportFailure, type UpstreamResponse } from '../../../src/upstream/transport.js';
 import type { BodyChunks, BodyListener } from '../../../src/upstream/response-body.js';
 import type { UpstreamRequest } from '../../../src/upstream/types.js';
+import type { CoreMessage } from '../../../src/core/request.js';
+import { estimatePromptTokens } from '../../../src/core/token-estimate.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void | Promise<void>;
 
@@ -162,6 +164,17 @@ describe('what the transport sends and hands back', () => {
     expect(response.status).toBe(200);
     expect(await response.body.json()).toEqual({ method: 'POST', contentType: 'application/json', body: '{"model":"m"}' });
     expect(provider.received[0]?.headers.authorization).toBe('Bearer k');
+  });
+
+  test('tools the prompt estimate wrote out go out as written, in the body JSON.stringify would write', async () => {
+    const tools = Array.from({ length: 50 }, (_, index) => ({
+      type: 'function' as const,
+      function: { name: `lookup_${index}`, description: `Looks up "record" ${index}\n of the yard`, parameters: { type: 'object', properties: { id: { type: 'string' } } } },
+    }));
+    const body = { model: 'm', messages: [{ role: 'user', content: 'Which siding is free?' }], tools, tool_choice: 'auto', user: undefined };
+    estimatePromptTokens(body.messages as CoreMessage[], tools);
+    const response = await transport.send(`${provider.url}/v1`, ask('/echo', { body }), AbortSignal.timeout(5_000));
+    expect(((await response.body.json()) as { body: string }).body).toBe(JSON.stringify(body));
   });
 
   test('response header names are lower-case, and a repeated header is one comma-joined value', async () => {
