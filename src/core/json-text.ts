@@ -23,10 +23,14 @@ export function rememberedJsonText(value: object): string {
  * forgotten: a body written out again (another attempt) writes them out itself.
  */
 export function jsonBodyText(body: Record<string, unknown>): string {
-  const keys = Object.keys(body);
-  if (!keys.some((key) => isRemembered(body[key]))) return JSON.stringify(body);
+  // a body's members are its own (no enumerable inherited ones), so `for…in` sees what JSON.stringify does
+  for (const key in body) if (isRemembered(body[key])) return splicedBodyText(body);
+  return JSON.stringify(body);
+}
+
+function splicedBodyText(body: Record<string, unknown>): string {
   const members: string[] = [];
-  for (const key of keys) {
+  for (const key of Object.keys(body)) {
     const value = body[key];
     // undefined for a member JSON leaves out (undefined, a function), as JSON.stringify(body) does
     const text: string | undefined = isRemembered(value) ? taken(value) : JSON.stringify(value);
