@@ -2,7 +2,7 @@ import { commitNow, type Store } from '../store/store.js';
 import { AccountQueues } from './account-queues.js';
 import { pendingGenerationRow } from './generations.js';
 import { ledgerTables } from './ledger-engine.js';
-import { spendOwners, type AccountBalance, type HeldGeneration, type UsageWindow } from './ledger-tables.js';
+import { spendOwners, type AccountBalance, type HeldGeneration, type LimitBound, type UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
 import { judgeSpendLimits, limitWindows, type LimitWindow } from './spend-limit.js';
 import type { Hold } from './types.js';
@@ -25,6 +25,11 @@ type Decision = Error | null;
  * would otherwise hold the account's row through a transaction of its own. A hold alone, with no
  * limit to judge, is one conditional write; with limits, one round trip where the charges and the
  * account's reserve leave it room (`#takeWithinBound`), and the batch's judgement where they do not.
+ * A batch is first offered that same round trip, all its holds at once: where the balance covers
+ * their total and every window they count in has room for it, each of them passes one after
+ * another. The judgement reads before it writes, so it holds the account's row from its first
+ * round trip to its second, while the gateway answers the first; every other write of the account
+ * waits for it. It is left for batches that come near a limit or the balance.
  */
 export class HoldBatches {
   readonly #queues = new AccountQueues<Hold>(MAX_HOLDS_PER_BATCH, async (batch) => {
@@ -60,8 +65,12 @@ export class HoldBatches {
         if (!account) throw new Error(`account ${only.accountId} does not exist`);
         return [this.insufficient(only.amount, account)];
       }
-      if (await this.#takeWithinBound(only, onlyWindows)) return [null];
+      if (await this.#takeWithinBound([only], boundOf(onlyWindows))) return [null];
       // refused by the bound or the balance: judged below on what each window used
+    } else if (holds.every((hold) => hold.amount > 0n) && (await this.#takeWithinBound(holds, boundOf(windows.flat())))) {
+      // every hold reserving something, each passes where their total fits (a hold of nothing on a
+      // window used to its limit is refused, so such a batch is judged)
+      return holds.map(() => null);
     }
     return this.store.write(async (tx) => {
       const tables = ledgerTables(this.store, tx);
@@ -95,18 +104,18 @@ export class HoldBatches {
   }
 
   /**
-   * A hold alone, taken in one round trip where the bound passes it: the account's row locked, then
-   * the reserve written on condition that each window's charges plus the account's whole reserve
-   * (read after the lock) leave room for it, and the commit, all sent at once. What the batch below
-   * would pass at its first reading, this passes; where it does not, nothing is written and the
-   * batch judges the hold, reading the holds where it must.
+   * Holds taken in one round trip where the bound passes their total: the account's row locked, then
+   * the reserve written on condition that the balance covers the total and each window's charges
+   * plus the account's whole reserve (read after the lock) leave room for it, and the commit, all
+   * sent at once. What the batch below would pass at its first reading, this passes; where it does
+   * not, nothing is written and the batch judges the holds, reading the holds where it must.
    */
-  async #takeWithinBound(hold: Hold, windows: readonly LimitWindow[]): Promise<boolean> {
-    const bound = windows.map(({ ref, start, limit }) => ({ ref, start, limit: limit.limit }));
+  async #takeWithinBound(holds: readonly Hold[], bound: readonly LimitBound[]): Promise<boolean> {
+    const accountId = holds[0]?.accountId ?? '';
     return this.store.write(async (tx) => {
       const tables = ledgerTables(this.store, tx);
-      const locked = tables.lockAccount(hold.accountId);
-      const written = tables.reserveAndHold([this.#held(hold)], bound);
+      const locked = tables.lockAccount(accountId);
+      const written = tables.reserveAndHold(holds.map((hold) => this.#held(hold)), bound);
       commitNow(tx);
       const [, taken] = await Promise.all([locked, written]);
       return taken;
@@ -172,6 +181,17 @@ class BatchUsage {
       }
     }
   }
+}
+
+/** The distinct windows of `windows`, each bounded by the lowest limit named for it. */
+function boundOf(windows: readonly LimitWindow[]): LimitBound[] {
+  const bound = new Map<string, LimitBound>();
+  for (const { ref, start, limit } of windows) {
+    const key = windowKey({ ref, start });
+    const seen = bound.get(key);
+    if (!seen || limit.limit < seen.limit) bound.set(key, { ref, start, limit: limit.limit });
+  }
+  return [...bound.values()];
 }
 
 function windowKey({ ref, start }: UsageWindow): string {

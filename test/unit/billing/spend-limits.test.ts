@@ -252,6 +252,26 @@ describe.each(STORE_ENGINES)('spend limits on three scopes, on $name', (engine) 
     expect(BigInt(reserved.reserved_units)).toBe(used.get(accountId));
   });
 
+  it('holds arriving together that fit their windows together all pass at once, each with its pending record; a hold of nothing on a window they fill to its limit is still refused', async () => {
+    const fixture = await account();
+    const { accountId } = fixture.created;
+    await setSpendLimit(fixture.store, { scope: 'account', accountId }, usd('10'), CLI_CHANGE);
+    const key = await fixture.context(fixture.firstKey);
+    let transactions = 0;
+    const counted: Store = { ...fixture.store, write: (work) => { transactions += 1; return fixture.store.write(work); } };
+    const ledger = createLedger(counted);
+    // the first is written alone; the others arrive while it is, and are decided together
+    const fitting = await Promise.all(['1', '2', '3'].map((amount, index) => ledger.hold(request(key, `g${index}`, parseUsd(amount)))));
+    expect(transactions).toBe(2);
+    const pending = await fixture.store.db.selectFrom('generations').select('id').where('status', '=', 'pending').orderBy('id').execute();
+    expect(pending.map(({ id }) => id)).toEqual(fitting.map((hold) => hold.generationId).sort());
+    const outcomes = await Promise.allSettled(['1', '3', '0'].map((amount, index) => ledger.hold(request(key, `h${index}`, parseUsd(amount)))));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(outcomes[2]).toMatchObject({ reason: { status: 402, metadata: { scope: 'account', used: parseUsd('10').toString() } } });
+    const reserved = await fixture.store.db.selectFrom('accounts').select('reserved_units').executeTakeFirstOrThrow();
+    expect(BigInt(reserved.reserved_units)).toBe(parseUsd('10'));
+  });
+
   it('holds of two accounts arriving together are decided apart: one account spent out reserves nothing of the other, nor counts in its limits', async () => {
     const first = await account();
     const second = await createAccount(first.store, { name: 'Other', creditsUsd: '100' });
