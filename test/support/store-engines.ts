@@ -1,8 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach } from 'vitest';
+import { runMigrations } from '../../src/store/migrator.js';
+import { MIGRATIONS } from '../../src/store/migrations/migration-list.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
 /** The PostgreSQL server the tests use; CI starts one (see .ci/run). */
@@ -84,9 +87,32 @@ export async function freshPostgresDatabase(): Promise<ScratchDatabase> {
 }
 
 /** A fresh, empty database on `engine` (a file for SQLite), for a store opened without migrating it. */
-export async function scratchDatabase(engine: StoreEngine['name']): Promise<ScratchDatabase> {
+async function scratchDatabase(engine: StoreEngine['name']): Promise<ScratchDatabase> {
   if (engine === 'postgres') return freshPostgresDatabase();
   return { url: `sqlite:${join(mkdtempSync(join(tmpdir(), 'switchyard-scratch-')), 'db.sqlite')}`, drop: async () => undefined };
+}
+
+/**
+ * A migration tried on rows written as the schema stood before it: a scratch database on `engine`
+ * migrated up to `migration` (not included), `rows` (SQL statements) written, then the store handed
+ * to `check`, which runs the rest. Closed and dropped afterwards.
+ */
+export async function beforeMigration(
+  { engine, migration, rows }: { engine: StoreEngine['name']; migration: string; rows: readonly string[] },
+  check: (store: Store) => Promise<void>,
+): Promise<void> {
+  const before = MIGRATIONS.findIndex(({ id }) => id === migration);
+  if (before < 0) throw new Error(`no migration ${migration}`);
+  const database = await scratchDatabase(engine);
+  const store = await openStore(database.url, { migrate: false });
+  try {
+    await runMigrations(store, MIGRATIONS.slice(0, before));
+    for (const row of rows) await sql.raw(row).execute(store.db);
+    await check(store);
+  } finally {
+    await store.close();
+    await database.drop();
+  }
 }
 
 async function freshPostgresPair(count: number): Promise<[Store, ...Store[]]> {
