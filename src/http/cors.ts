@@ -57,7 +57,7 @@ export function openToBrowsers(scope: FastifyInstance): void {
     done();
   });
   scope.addHook('onSend', (request, reply, payload, done) => {
-    if (!isPreflight(request)) reply.headers(CROSS_ORIGIN_REPLY_HEADERS);
+    if (!reply.hasHeader('access-control-expose-headers') && !isPreflight(request)) reply.headers(CROSS_ORIGIN_REPLY_HEADERS);
     done(null, payload);
   });
   const methodsByPath = new Map<string, Set<string>>();

@@ -34,7 +34,8 @@ export const DEFAULT_TRANSPORT_SETTINGS = transportSettingsFrom(DEFAULT_SETTINGS
 
 export interface UpstreamResponse {
   status: number;
-  headers: Record<string, string>;
+  /** Read only where a failure is decoded: flattened from undici's on first read. */
+  readonly headers: Record<string, string>;
   body: AsyncIterable<Uint8Array> & { text(): Promise<string>; json(): Promise<unknown>; destroy(): void };
 }
 
@@ -46,6 +47,8 @@ export interface UpstreamTransport {
 /** Keep-alive connection pools to every provider, shared by all requests. */
 export class Transport implements UpstreamTransport {
   private readonly agent: Agent;
+  /** Each provider URL split once into the origin and path the agent takes (a catalogue names few). */
+  private readonly targets = new Map<string, { origin: string; path: string }>();
 
   constructor(settings: TransportSettings = DEFAULT_TRANSPORT_SETTINGS) {
     this.agent = new Agent({
@@ -60,19 +63,33 @@ export class Transport implements UpstreamTransport {
   send(baseUrl: string, upstream: UpstreamRequest, signal: AbortLike): Promise<UpstreamResponse> {
     if (signal.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
-      const url = new URL(joinUrl(baseUrl, upstream.path));
+      const { origin, path } = this.targetOf(joinUrl(baseUrl, upstream.path));
       const form = upstream.upload && formBody(upstream.body, upstream.upload);
       const body = form ? form.stream() : jsonBodyText(upstream.body);
       const headers = form ? { ...upstream.headers, 'content-type': form.contentType, 'content-length': String(form.contentLength) } : upstream.headers;
       const exchange = new Exchange({ signal, requestBody: body, resolve, reject });
-      this.agent.dispatch({ origin: url.origin, path: url.pathname + url.search, method: 'POST', headers, body }, exchange);
+      this.agent.dispatch({ origin, path, method: 'POST', headers, body }, exchange);
     });
+  }
+
+  private targetOf(href: string): { origin: string; path: string } {
+    let target = this.targets.get(href);
+    if (!target) {
+      const url = new URL(href);
+      target = { origin: url.origin, path: url.pathname + url.search };
+      // a catalogue names a handful of URLs; a bound keeps a changing one from growing the map for ever
+      if (this.targets.size >= MAX_REMEMBERED_TARGETS) this.targets.clear();
+      this.targets.set(href, target);
+    }
+    return target;
   }
 
   close(): Promise<void> {
     return this.agent.close();
   }
 }
+
+const MAX_REMEMBERED_TARGETS = 1024;
 
 function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.endsWith('/') ? baseUrl.slice(0, -1) + path : baseUrl + path;
@@ -88,6 +105,22 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 
 function abortReason(signal: AbortLike): Error {
   return (signal.reason as Error | undefined) ?? new undiciErrors.RequestAbortedError();
+}
+
+/** A response as `send` hands it over; its headers are flattened only if something reads them. */
+class Response implements UpstreamResponse {
+  #headers: Record<string, string> | undefined;
+
+  constructor(
+    readonly status: number,
+    private readonly rawHeaders: IncomingHttpHeaders,
+    readonly body: ResponseBody,
+  ) {}
+
+  get headers(): Record<string, string> {
+    this.#headers ??= flattenHeaders(this.rawHeaders);
+    return this.#headers;
+  }
 }
 
 interface ExchangeOptions {
@@ -123,7 +156,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     // an informational (1xx) response precedes the real one
     if (statusCode < 200) return;
     this.#body = new ResponseBody(controller, () => this.#release());
-    this.#options.resolve({ status: statusCode, headers: flattenHeaders(headers), body: this.#body });
+    this.#options.resolve(new Response(statusCode, headers, this.#body));
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {

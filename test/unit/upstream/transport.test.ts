@@ -166,6 +166,12 @@ describe('what the transport sends and hands back', () => {
     expect(provider.received[0]?.headers.authorization).toBe('Bearer k');
   });
 
+  test('each request goes to its own base URL and path, however often the transport sent elsewhere before', async () => {
+    const sent: [string, string][] = [[`${provider.url}/v1`, '/echo'], [`${provider.url}/v2/`, '/echo'], [`${provider.url}/v1`, '/headers'], [`${provider.url}/v1`, '/echo']];
+    for (const [base, path] of sent) await (await transport.send(base, ask(path), AbortSignal.timeout(5_000))).body.text();
+    expect(provider.received.slice(-sent.length).map((request) => request.path)).toEqual(['/v1/echo', '/v2/echo', '/v1/headers', '/v1/echo']);
+  });
+
   test('tools the prompt estimate wrote out go out as written, in the body JSON.stringify would write', async () => {
     const tools = Array.from({ length: 50 }, (_, index) => ({
       type: 'function' as const,
