@@ -90,10 +90,14 @@ describe('streamed chat completion', () => {
     }
   });
 
-  it('the raw event stream ends with data: [DONE]', async () => {
+  it('the raw event stream ends with data: [DONE], its head the reply\'s headers so far with the provider and the stream\'s own', async () => {
     const reply = await send(harness, { path: '/chat/completions', body: streamBody('acme/chat', 'Hi') });
-    expect(reply.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(reply.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(reply.headers.get('cache-control')).toBe('no-cache');
+    expect(reply.headers.get('x-accel-buffering')).toBe('no');
+    expect(reply.headers.get('x-provider-name')).toBe('Sim A');
     expect(reply.headers.get('x-generation-id')).toMatch(/^gen-/);
+    expect(reply.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
     expect(reply.text.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 });
