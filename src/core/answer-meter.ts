@@ -79,7 +79,9 @@ export class AnswerMeter {
   /** The usage to bill: as reported (or, for an answer cut short, counted), plus measured media. */
   async billedUsage(options: { cutShort: boolean; promptEstimate: number }): Promise<CoreUsage | undefined> {
     const counted = options.cutShort ? this.countedUsage(options.promptEstimate) : this.usage;
-    const media = await measureMedia(this.images, this.audio || undefined);
+    // most answers carry no media: nothing to wait for
+    if (this.images.length === 0 && !this.audio) return counted && { ...counted };
+    const media = await measureMedia(this.images, this.audio);
     if (!counted && Object.keys(media).length === 0) return undefined;
     return { ...counted, ...media };
   }

@@ -51,7 +51,9 @@ function plan(input: PlannerInput): RankedPlan {
     attempts = sortAttempts(perModel.flatMap((entry) => entry.eligible), first.context, first.sort);
     attempts = applyProviderOrder(attempts, preferences);
   } else {
-    attempts = perModel.flatMap((entry) => applyProviderOrder(sortAttempts(entry.eligible, entry.context, entry.sort), preferences));
+    // a loop: flatMap costs a request more than the rest of this function
+    attempts = [];
+    for (const entry of perModel) attempts.push(...applyProviderOrder(sortAttempts(entry.eligible, entry.context, entry.sort), preferences));
   }
   if (attempts.length === 0) throw noRoute(rejections);
   return { attempts };
