@@ -23,7 +23,7 @@ export interface AbandonedGenerations {
   settle(instanceId: string): Promise<number>;
 }
 
-type PendingRow = Selectable<GenerationsTable> & { hold_expires_at: number | null };
+type PendingRow = Selectable<GenerationsTable>;
 
 export function createAbandonedGenerations(deps: {
   store: Store;
@@ -36,11 +36,9 @@ export function createAbandonedGenerations(deps: {
     async settle(instanceId) {
       const rows = await deps.store.db
         .selectFrom('generations')
-        .leftJoin('holds', 'holds.id', 'generations.hold_id')
-        .selectAll('generations')
-        .select('holds.expires_at as hold_expires_at')
-        .where('generations.instance_id', '=', instanceId)
-        .where('generations.status', '=', 'pending')
+        .selectAll()
+        .where('instance_id', '=', instanceId)
+        .where('status', '=', 'pending')
         .execute();
       const failures: unknown[] = [];
       for (const row of rows) await settleOne(deps, row, now()).catch((error: unknown) => failures.push(error));
@@ -81,7 +79,7 @@ function heldFor(row: PendingRow, pending: GenerationRecord): Hold {
     workspaceId: row.workspace_id,
     keyId: row.key_id,
     amount: BigInt(row.held_units ?? '0'),
-    heldAt: pending.createdAt,
+    heldAt: new Date(row.held_at ?? pending.createdAt.getTime()),
     expiresAt: new Date(row.hold_expires_at ?? 0),
     pending,
   };

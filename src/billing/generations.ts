@@ -70,12 +70,23 @@ export function generationToRow(record: GenerationRecord, charged: boolean, held
     instance_id: heldBy ? instanceId : null,
     hold_id: heldBy ? heldBy.id : null,
     held_units: heldBy ? heldBy.amount.toString() : null,
+    held_at: null,
+    hold_expires_at: null,
   });
 }
 
-/** The row written with a hold: the pending record, stamped with its instance and its hold. */
-export function pendingGenerationRow(hold: Hold, instanceId: string | null): PendingGenerationRow {
-  return generationToRow(hold.pending, false, hold, instanceId) as PendingGenerationRow;
+/**
+ * The row written with a hold: the pending record, stamped with its instance and its hold. Where
+ * the hold reserves its credit in the database (`reservedThere`), the row carries it open: taken at
+ * its `heldAt`, expiring at its `expiresAt`.
+ */
+export function pendingGenerationRow(hold: Hold, instanceId: string | null, reservedThere = false): PendingGenerationRow {
+  const row = generationToRow(hold.pending, false, hold, instanceId) as PendingGenerationRow;
+  if (reservedThere) {
+    row.held_at = hold.heldAt.getTime();
+    row.hold_expires_at = hold.expiresAt.getTime();
+  }
+  return row;
 }
 
 interface StoredLine {

@@ -81,18 +81,18 @@ export class HoldBatches {
       const usage = new BatchUsage(windows.flat());
       const [account, charged] = await Promise.all([
         tables.lockAccount(accountId),
-        usage.windows.length > 0 ? tables.usedIn(usage.windows, 'charges') : [],
+        usage.windows.length > 0 ? tables.usedIn(accountId, usage.windows, 'charges') : [],
       ]);
       if (!account) throw new Error(`account ${accountId} does not exist`);
       // every open hold of a scope is one of the account's, and the account's reserve is what all of
       // them hold: the charges plus the reserve are at least what each window used, so a hold that
       // passes against them passes against what the window used. Only where one does not are the
-      // holds themselves read, which on PostgreSQL walks every hold row the account's traffic left
-      // for vacuum
+      // holds themselves read: the account's pending rows, every one its traffic left for vacuum
+      // among them on PostgreSQL
       usage.read(charged, account.reserved);
       let judged = this.#judge(holds, windows, usage, account);
       if (judged.limitRefused) {
-        usage.read(await tables.usedIn(usage.windows, 'charges and holds'), 0n);
+        usage.read(await tables.usedIn(accountId, usage.windows, 'charges and holds'), 0n);
         judged = this.#judge(holds, windows, usage, account);
       }
       const written = tables.reserveAndHold(judged.taken);
@@ -144,7 +144,7 @@ export class HoldBatches {
   }
 
   #held(hold: Hold): HeldGeneration {
-    return { hold, pending: pendingGenerationRow(hold, this.instanceId) };
+    return { hold, pending: pendingGenerationRow(hold, this.instanceId, true) };
   }
 }
 

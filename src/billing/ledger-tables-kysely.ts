@@ -38,8 +38,8 @@ export function kyselyLedgerTables(tx: Db): LedgerTables {
         .where('id', '=', accountId)
         .execute();
     },
-    async usedIn(windows, parts) {
-      const { text, values } = usageStatement(windows, (position) => `$${position}`, { parts });
+    async usedIn(accountId, windows, parts) {
+      const { text, values } = usageStatement(windows, (position) => `$${position}`, { accountId, parts });
       return usageOf((await tx.executeQuery<UsageRow>(CompiledQuery.raw(text, values))).rows, windows.length).used;
     },
     async reserveAndHold(holds, bound) {

@@ -1,11 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable } from 'kysely';
 import type { GenerationsTable } from '../store/schema.js';
-import { accountBalanceOf, GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, usageOf, usageStatement, withinBounds, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type UsageRow, type UsageWindow } from './ledger-tables.js';
+import { accountBalanceOf, GENERATION_COLUMNS, generationValues, SETTLED_COLUMNS, usageOf, usageStatement, withinBounds, type AccountRow, type AccountBalance, type Charge, type HoldSettlement, type LedgerEntry, type LedgerTables, type PendingGenerationRow, type UsageRow, type UsageWindow } from './ledger-tables.js';
 import { MoneyMoves, type SpendMove } from './money-moves.js';
 import { MoneyReadCache } from './money-read-cache.js';
 import type { Units } from './money.js';
-import type { Hold } from './types.js';
 
 type Statement = BetterSqlite3.Statement;
 
@@ -25,8 +24,6 @@ class SqliteLedgerStatements {
   readonly #writeAccount: Statement;
   /** The usage statements (`usageStatement`), prepared once per text. */
   readonly #usage = new Map<string, Statement>();
-  readonly #insertHold: Statement;
-  readonly deleteHold: Statement;
   readonly insertEntry: Statement;
   /** Spend rows (scope, owner, day) added to by `units_add`, one statement per number of rows. */
   readonly #addSpend = new Map<number, Statement>();
@@ -36,17 +33,14 @@ class SqliteLedgerStatements {
   readonly insertGeneration: Statement;
   /**
    * A final record, every column bound by position: written whole where no row exists, else its
-   * settled columns over the pending row; nothing over a row already settled (no change counted).
+   * settled columns over the pending row; nothing over a row already settled (no row returned).
+   * Returns the hold the row carries (see `SettledRow`).
    */
   readonly settleGeneration: Statement;
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.#account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
     this.#writeAccount = database.prepare('UPDATE accounts SET balance_units = ?, reserved_units = ? WHERE id = ?');
-    this.#insertHold = database.prepare(
-      'INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.deleteHold = database.prepare('DELETE FROM holds WHERE id = ? RETURNING amount_units').pluck();
     this.insertEntry = database.prepare(
       'INSERT INTO ledger_entries (id, account_id, amount_units, kind, generation_id, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -55,7 +49,8 @@ class SqliteLedgerStatements {
     );
     this.settleGeneration = database.prepare(
       `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${SETTLED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')} WHERE generations.status = 'pending'`,
+       ON CONFLICT (id) DO UPDATE SET ${SETTLED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')} WHERE generations.status = 'pending'
+       RETURNING hold_id, held_units, hold_expires_at`,
     );
     this.#cache = new MoneyReadCache(database);
   }
@@ -99,36 +94,27 @@ class SqliteLedgerStatements {
     return statement;
   }
 
-  insertHold(hold: Hold, instanceId: string | null): void {
-    this.#insertHold.run(
-      hold.id,
-      hold.generationId,
-      hold.accountId,
-      hold.workspaceId,
-      hold.keyId,
-      hold.amount.toString(),
-      hold.expiresAt.getTime(),
-      hold.heldAt.getTime(),
-      instanceId,
-    );
+  /** A pending generation written with the hold it carries, reserved in the database. */
+  insertHeld(pending: PendingGenerationRow): void {
+    if (this.insertGeneration.run(generationValues(pending)).changes !== 1) throw new Error(`generation ${pending.id} already recorded`);
     this.#cache.wroteHold();
   }
 
   /**
-   * What each window used, and the account's balance when `accountId` is given: remembered, or
-   * read in one statement.
+   * What each window (each of one of the account's scopes) used, and the account's balance:
+   * remembered, or read in one statement.
    */
-  usage(windows: readonly UsageWindow[], accountId?: string): { account: AccountBalance | null; used: Units[] } {
+  usage(windows: readonly UsageWindow[], accountId: string): { account: AccountBalance | null; used: Units[] } {
     const remembered = this.#cache.read(accountId, windows);
     if (remembered) return remembered;
-    const read = this.#readUsage(windows, { accountId });
+    const read = this.#readUsage(windows, { accountId, parts: 'charges and holds', balance: true });
     this.#cache.remember(accountId, read.account, windows, read.used);
     return read;
   }
 
   /** What each window's scope was charged in it, read in one statement (not remembered). */
-  charges(windows: readonly UsageWindow[]): Units[] {
-    return this.#readUsage(windows, { parts: 'charges' }).used;
+  charges(accountId: string, windows: readonly UsageWindow[]): Units[] {
+    return this.#readUsage(windows, { accountId, parts: 'charges' }).used;
   }
 
   #readUsage(windows: readonly UsageWindow[], options: Parameters<typeof usageStatement>[2]): { account: AccountBalance | null; used: Units[] } {
@@ -194,7 +180,7 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
     async writeAccount(accountId, next) {
       statements.writeAccount(accountId, next);
     },
-    usedIn: async (windows, parts) => (parts === 'charges' ? statements.charges(windows) : statements.usage(windows).used),
+    usedIn: async (accountId, windows, parts) => (parts === 'charges' ? statements.charges(accountId, windows) : statements.usage(windows, accountId).used),
     // the write batch's transaction already excludes every other writer: a read, then writes, is one step
     async reserveAndHold(holds, bound) {
       const first = holds[0];
@@ -203,12 +189,9 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
       if (!account) return false;
       const total = holds.reduce((sum, { hold }) => sum + hold.amount, 0n);
       if (account.balance - account.reserved < total) return false;
-      if (bound && !withinBounds(bound, statements.charges(bound), account.reserved, total)) return false;
+      if (bound && !withinBounds(bound, statements.charges(first.hold.accountId, bound), account.reserved, total)) return false;
       statements.writeAccount(first.hold.accountId, { balance: account.balance, reserved: account.reserved + total });
-      for (const { hold, pending } of holds) {
-        statements.insertHold(hold, pending.instance_id);
-        if (statements.insertGeneration.run(generationValues(pending)).changes !== 1) throw new Error(`generation ${hold.generationId} already recorded`);
-      }
+      for (const { pending } of holds) statements.insertHeld(pending);
       return true;
     },
     async settleHold(settlement) {
@@ -226,24 +209,31 @@ function preparedTables(statements: SqliteLedgerStatements): LedgerTables {
 }
 
 /**
- * Settles holds together, each as `LedgerTables.settleHold` says (the hold deleted, the record
- * written once, and only a call that wrote it charges), with the money of all of them moved at the
- * end: one balance write per account and one write per spend row, however many settlements share
- * them. Runs inside the write batch's transaction, synchronously.
+ * Settles holds together, each as `LedgerTables.settleHold` says (the record written once, which
+ * ends the hold its pending row carried, and only a call that wrote it charges), with the money of
+ * all of them moved at the end: one balance write per account and one write per spend row, however
+ * many settlements share them. Runs inside the write batch's transaction, synchronously.
  */
-export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements: readonly HoldSettlement[], holdsStored: boolean): void {
-  settleHoldsNow(prepared(database).statements, settlements, holdsStored);
+export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements: readonly HoldSettlement[]): void {
+  settleHoldsNow(prepared(database).statements, settlements);
 }
 
-/** `holdsStored` false: the holds were kept in process memory (process-holds.ts), with no row to delete and nothing reserved in the account's row. */
-function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[], holdsStored = true): void {
+/** The hold a settled row carries, as the settlement left it (see `PENDING_COLUMNS`). */
+interface SettledRow {
+  hold_id: string | null;
+  held_units: string | null;
+  hold_expires_at: number | null;
+}
+
+function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[]): void {
   const moves = new MoneyMoves();
   for (const { holdId, accountId, record, charge } of settlements) {
-    const held = holdsStored ? (statements.deleteHold.get(holdId) as string | undefined) : undefined;
-    const written = statements.settleGeneration.run(generationValues(record)).changes === 1;
-    const taken = written ? charge : null;
-    if (held === undefined && taken === null) continue;
-    moves.add(accountId, { balance: -(taken?.amount ?? 0n), reserved: -(held === undefined ? 0n : BigInt(held)) }, taken);
+    const settled = statements.settleGeneration.get(generationValues(record)) as SettledRow | undefined;
+    // a hold kept in process memory reserved nothing in the database: its row has no expiry
+    const released = settled && settled.hold_expires_at !== null && settled.hold_id === holdId ? BigInt(settled.held_units ?? '0') : 0n;
+    const taken = settled ? charge : null;
+    if (released === 0n && taken === null) continue;
+    moves.add(accountId, { balance: -(taken?.amount ?? 0n), reserved: -released }, taken);
   }
   applyMoves(statements, moves);
 }

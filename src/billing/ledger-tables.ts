@@ -43,12 +43,15 @@ export interface LedgerTables {
   /** The account's balance as it reads now, locking nothing (what a refusal tells). */
   readAccount(accountId: string): Promise<AccountBalance | null>;
   writeAccount(accountId: string, next: AccountBalance): Promise<void>;
-  /** What each window's scope used in it, of `parts` (see `usageStatement`), read in one statement, in the windows' order. */
-  usedIn(windows: readonly UsageWindow[], parts: UsageParts): Promise<Units[]>;
   /**
-   * Reserves the holds' total amount of their account's spendable balance and inserts each open
-   * hold (taken at its `heldAt`), stamped with the instance that took it, with its pending
-   * generation: one write (one statement on PostgreSQL) that does nothing and answers false when the
+   * What each window's scope (each a scope of `accountId`'s) used in it, of `parts` (see
+   * `usageStatement`), read in one statement, in the windows' order.
+   */
+  usedIn(accountId: string, windows: readonly UsageWindow[], parts: UsageParts): Promise<Units[]>;
+  /**
+   * Reserves the holds' total amount of their account's spendable balance and inserts each pending
+   * generation, which carries its open hold (taken at its `heldAt`, expiring at its `expiresAt`,
+   * stamped with the instance that took it; see `pendingGenerationRow`): one write (one statement on PostgreSQL) that does nothing and answers false when the
    * spendable balance does not cover the total. Every hold is of one account. The account's row
    * stays locked until the transaction ends, so callers run it last.
    *
@@ -60,13 +63,14 @@ export interface LedgerTables {
    */
   reserveAndHold(holds: readonly HeldGeneration[], bound?: readonly LimitBound[]): Promise<boolean>;
   /**
-   * Ends a hold, once: deletes it, writes the generation's final record (its `SETTLED_COLUMNS` over
-   * the pending row, or the whole record where none exists; nothing when it was already settled),
-   * and, where it did either, moves the account's money: the reserve the hold still had is given
-   * back, and `charge` is taken only when this call wrote the record (balance and the owners'
+   * Ends a hold, once: writes the generation's final record (its `SETTLED_COLUMNS` over the pending
+   * row, or the whole record where none exists; nothing when it was already settled), which ends
+   * the hold the pending row carried, and, where it did either, moves the account's money: the
+   * reserve the hold still had (its row pending with an expiry: not released by the reconciler) is
+   * given back, and `charge` is taken only when this call wrote the record (balance and the owners'
    * spend; the record, whose `cost_units` is the charge, is its only entry). A second settlement of
-   * one hold changes nothing. One write (one statement on PostgreSQL) locking the hold, the
-   * generation, the account and then the spend rows, the order every settlement takes them in.
+   * one hold changes nothing. One write (one statement on PostgreSQL) locking the generation, the
+   * account and then the spend rows, the order every settlement takes them in.
    */
   settleHold(settlement: HoldSettlement): Promise<void>;
   /**
@@ -116,7 +120,7 @@ export function spendOwners(hold: Pick<Hold, 'keyId' | 'workspaceId' | 'accountI
   return { key: hold.keyId, workspace: hold.workspaceId, account: hold.accountId };
 }
 
-/** The column of `holds` naming each spend scope's owner. */
+/** The column of a generation's row (and so of the hold its pending row carries) naming each spend scope's owner. */
 export const HOLD_OWNER_COLUMN = { key: 'key_id', workspace: 'workspace_id', account: 'account_id' } as const satisfies Record<SpendScope, string>;
 
 /** A column of the generations table. */
@@ -128,7 +132,8 @@ export const GENERATION_COLUMNS = Object.keys({
   upstream_id: 0, streamed: 0, status: 0, finish_reason: 0, native_finish_reason: 0, error_code: 0, error_message: 0,
   prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
   estimated_prompt_tokens: 0, cost_units: 0, cost_lines: 0, uncollected_units: 0, uncollected_reason: 0, created_at: 0,
-  latency_ms: 0, generation_ms: 0, app_title: 0, app_referer: 0, metadata: 0, instance_id: 0, hold_id: 0, held_units: 0,
+  latency_ms: 0, generation_ms: 0, app_title: 0, app_referer: 0, metadata: 0, instance_id: 0, hold_id: 0, held_units: 0, held_at: 0,
+  hold_expires_at: 0,
 } satisfies Record<GenerationColumn, 0>) as readonly GenerationColumn[];
 
 /**
@@ -148,8 +153,15 @@ const ADMITTED_COLUMNS: ReadonlySet<GenerationColumn> = new Set<GenerationColumn
   'id', 'account_id', 'workspace_id', 'key_id', 'created_at', 'app_title', 'app_referer', 'metadata',
 ]);
 
-/** What only a pending row carries (its instance and its hold): kept as they are once it is settled. */
-const PENDING_COLUMNS: ReadonlySet<GenerationColumn> = new Set<GenerationColumn>(['instance_id', 'hold_id', 'held_units']);
+/**
+ * What only a pending row carries (its instance and its hold): kept as they are once it is settled.
+ * A settlement leaves the hold's expiry as it found it, so the row it returns says whether the hold
+ * was still open (a settled row's hold is closed, whatever its expiry says).
+ */
+const PENDING_COLUMNS: ReadonlySet<GenerationColumn> = new Set<GenerationColumn>(['instance_id', 'hold_id', 'held_units', 'held_at', 'hold_expires_at']);
+
+/** A generation row whose hold is open in the database: pending, with an expiry (the partial index of migration 0013). */
+export const OPEN_HOLD = "status = 'pending' AND hold_expires_at IS NOT NULL";
 
 /** What a settlement decides, written over the pending row: every other column. */
 export const SETTLED_COLUMNS: readonly GenerationColumn[] = GENERATION_COLUMNS.filter(
@@ -189,16 +201,17 @@ export type UsageParts = 'charges' | 'charges and holds';
 /**
  * One statement reading what each window's scope used in it: its charges (its spend rows of the UTC
  * days from `start`, or its lifetime row) and, unless `parts` is 'charges', the amounts of its open
- * holds taken since `start`, as rows tagged with the window's position; with `accountId`, the
- * account's balance and reserve too. One statement is one round trip on PostgreSQL and one read on
- * SQLite, where every read outside a transaction starts one of its own. `placeholder(n)` writes the
+ * holds taken since `start` (every scope of a window is one of `accountId`'s, whose open holds are
+ * read by their index), as rows tagged with the window's position; with `balance`, the account's
+ * balance and reserve too. One statement is one round trip on PostgreSQL and one read on SQLite,
+ * where every read outside a transaction starts one of its own. `placeholder(n)` writes the
  * engine's n-th parameter (from 1); the text depends only on how many windows there are, which are
- * lifetime ones and the parts, so an engine may prepare it once.
+ * lifetime ones, the parts and the balance, so an engine may prepare it once.
  */
 export function usageStatement(
   windows: readonly UsageWindow[],
   placeholder: (position: number) => string,
-  { accountId, parts = 'charges and holds' }: { accountId?: string | undefined; parts?: UsageParts } = {},
+  { accountId, parts, balance = false }: { accountId: string; parts: UsageParts; balance?: boolean },
 ): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const bind = (value: unknown) => {
@@ -206,14 +219,16 @@ export function usageStatement(
     return placeholder(values.length);
   };
   const selects: string[] = [];
-  if (accountId !== undefined) selects.push(`SELECT ${ACCOUNT_PART} AS part, balance_units AS amount_units, reserved_units FROM accounts WHERE id = ${bind(accountId)}`);
+  if (balance) selects.push(`SELECT ${ACCOUNT_PART} AS part, balance_units AS amount_units, reserved_units FROM accounts WHERE id = ${bind(accountId)}`);
   windows.forEach(({ ref, start }, part) => {
     // parameters are bound in the order they appear: SQLite's `?` are numbered by position
     const charged = `SELECT ${part} AS part, amount_units, NULL AS reserved_units FROM spend_usage WHERE scope = ${bind(ref.scope)} AND scope_id = ${bind(ref.id)}`;
     selects.push(`${charged} AND ${start === null ? `day_start = ${LIFETIME_DAY}` : `day_start >= ${bind(start)}`}`);
     if (parts === 'charges') return;
-    const held = `SELECT ${part} AS part, amount_units, NULL AS reserved_units FROM holds WHERE ${HOLD_OWNER_COLUMN[ref.scope]} = ${bind(ref.id)}`;
-    selects.push(start === null ? held : `${held} AND created_at >= ${bind(start)}`);
+    const account = `account_id = ${bind(ref.scope === 'account' ? ref.id : accountId)}`;
+    const owner = ref.scope === 'account' ? '' : ` AND ${HOLD_OWNER_COLUMN[ref.scope]} = ${bind(ref.id)}`;
+    const held = `SELECT ${part} AS part, held_units AS amount_units, NULL AS reserved_units FROM generations WHERE ${account}${owner} AND ${OPEN_HOLD}`;
+    selects.push(start === null ? held : `${held} AND held_at >= ${bind(start)}`);
   });
   return { text: selects.join(' UNION ALL '), values };
 }

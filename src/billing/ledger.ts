@@ -8,7 +8,7 @@ import { generationToRow } from './generations.js';
 import { HoldBatches } from './hold-batches.js';
 import { ledgerTables } from './ledger-engine.js';
 import { sqliteLedgerReadsNow, sqliteSettleHolds } from './ledger-tables-sqlite.js';
-import { spendOwners, type AccountBalance, type HoldSettlement, type LedgerTables } from './ledger-tables.js';
+import { spendOwners, type AccountBalance, type HoldSettlement } from './ledger-tables.js';
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { ProcessHolds } from './process-holds.js';
 import { SettlementBatches } from './settlement-batches.js';
@@ -53,7 +53,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     const open = new ProcessHolds(sqliteLedgerReadsNow(sqlite));
     // settlements arriving together are one write (each record once, the money of all of them
     // moved once per account and spend row); their holds were kept in memory, with no row to delete
-    const settlements = new JoinedWrites<HoldSettlement>(store, (joined) => sqliteSettleHolds(sqlite, joined, false));
+    const settlements = new JoinedWrites<HoldSettlement>(store, (joined) => sqliteSettleHolds(sqlite, joined));
     return {
       ...common,
       async hold(request) {
@@ -155,34 +155,40 @@ async function recordRefusal(store: Store, record: GenerationRecord): Promise<vo
   });
 }
 
+/**
+ * Releases the database's holds past their expiry, an account at a time: each hold's expiry is
+ * cleared on its pending row (which stays pending: a settlement arriving later still charges),
+ * then its amount leaves the account's reserve. The rows are locked before the account's, the
+ * order a settlement takes them in.
+ */
 async function releaseExpired(store: Store, at: Date): Promise<number> {
+  // `status` and the expiry written out in each statement: each then reads the open holds' index
   const accounts = await store.db
-    .selectFrom('holds')
+    .selectFrom('generations')
     .select('account_id')
     .distinct()
-    .where('expires_at', '<=', at.getTime())
+    .where('status', '=', 'pending')
+    .where('hold_expires_at', '<=', at.getTime())
     .execute();
   let count = 0;
   for (const { account_id: accountId } of accounts) {
     count += await store.write(async (tx) => {
-      const tables = ledgerTables(store, tx);
-      const account = await lockedAccount(tables, accountId);
-      const expired = await tx
-        .deleteFrom('holds')
+      const released = await tx
+        .updateTable('generations')
+        .set({ hold_expires_at: null })
         .where('account_id', '=', accountId)
-        .where('expires_at', '<=', at.getTime())
-        .returning('amount_units')
+        .where('status', '=', 'pending')
+        .where('hold_expires_at', '<=', at.getTime())
+        .returning('held_units')
         .execute();
-      const amount = sumUnits(expired.map((row) => row.amount_units));
+      if (released.length === 0) return 0;
+      const tables = ledgerTables(store, tx);
+      const account = await tables.lockAccount(accountId);
+      if (!account) throw new Error(`account ${accountId} does not exist`);
+      const amount = sumUnits(released.map((row) => row.held_units ?? '0'));
       await tables.writeAccount(accountId, { ...account, reserved: account.reserved - amount });
-      return expired.length;
+      return released.length;
     });
   }
   return count;
-}
-
-async function lockedAccount(tables: LedgerTables, accountId: string): Promise<AccountBalance> {
-  const account = await tables.lockAccount(accountId);
-  if (!account) throw new Error(`account ${accountId} does not exist`);
-  return account;
 }

@@ -3,7 +3,7 @@ import { LIFETIME_DAY } from '../accounts/scope-usage.js';
 import { SPEND_SCOPES, type SpendScope } from '../accounts/types.js';
 import { ForeignCommits } from '../store/foreign-commits.js';
 import { sqliteRollbacks } from '../store/write-batcher.js';
-import type { AccountBalance, UsageWindow } from './ledger-tables.js';
+import { OPEN_HOLD, type AccountBalance, type UsageWindow } from './ledger-tables.js';
 import type { Units } from './money.js';
 
 /** Past this many remembered values the cache starts again (windows of past days are never read again). */
@@ -21,9 +21,9 @@ const MOST_REMEMBERED = 50_000;
  *   nothing can be overspent meanwhile;
  * - the write batch undid writes (a savepoint or a batch rolled back, `sqliteRollbacks`), which
  *   may have been told to the cache;
- * - a hold was written to the `holds` table (those count in a scope's usage). Usage is remembered
- *   only while that table is empty: on SQLite holds live in process memory, and rows there are
- *   only ever left from before.
+ * - a hold was written to the database (an open hold on a pending generation's row counts in a
+ *   scope's usage). Usage is remembered only while there is none: on SQLite holds live in process
+ *   memory, and open holds in the database are only ever left from before.
  */
 export class MoneyReadCache {
   readonly #accounts = new Map<string, AccountBalance>();
@@ -37,7 +37,7 @@ export class MoneyReadCache {
 
   constructor(private readonly database: BetterSqlite3.Database) {
     this.#foreignCommits = ForeignCommits.of(database);
-    this.#anyHold = database.prepare('SELECT 1 FROM holds LIMIT 1').pluck();
+    this.#anyHold = database.prepare(`SELECT 1 FROM generations WHERE ${OPEN_HOLD} LIMIT 1`).pluck();
   }
 
   /**
@@ -59,7 +59,7 @@ export class MoneyReadCache {
 
   /**
    * Remembers what was read in one statement: the account, and the windows' usage where no hold is
-   * stored (otherwise that usage includes holds, which only the `holds` table knows).
+   * stored (otherwise that usage includes holds, which only their rows know).
    */
   remember(accountId: string | undefined, account: AccountBalance | null, windows: readonly UsageWindow[], used: readonly Units[]): void {
     this.#check();
@@ -90,7 +90,7 @@ export class MoneyReadCache {
     }
   }
 
-  /** A hold was written to the `holds` table. */
+  /** A hold was written to the database. */
   wroteHold(): void {
     this.#forget();
   }

@@ -29,11 +29,21 @@ class Parameters {
 /** A spend row's amount added to, where the row already exists. */
 const ADD_TO_SPEND = 'ON CONFLICT (scope, scope_id, day_start) DO UPDATE SET amount_units = (spend_usage.amount_units::numeric + excluded.amount_units::numeric)::text';
 
+/**
+ * What a closed pending row returns of its hold: the settlement leaves those columns as they were,
+ * so the row still says whether its hold was open. Read by the UPDATE itself, they are the row's
+ * latest version: a reconciler that released the hold first (clearing its expiry) is seen.
+ */
+const HELD = 'generations.hold_id, generations.held_units, generations.hold_expires_at';
+
+/** A closed row whose hold was still open, and is the hold being settled: its reserve is given back. */
+const STILL_HELD = 'hold_expires_at IS NOT NULL AND hold_id = settled_hold';
+
 const GENERATION_COLUMN_LIST = GENERATION_COLUMNS.map((column) => `"${column}"`).join(', ');
 
 /**
- * Reserves the holds' total, then inserts each hold and its pending generation from the row the
- * conditional reserve returned: a balance that does not cover the total changes nothing (no row
+ * Reserves the holds' total, then inserts each pending generation, its hold with it, from the row
+ * the conditional reserve returned: a balance that does not cover the total changes nothing (no row
  * back), nor does a `bound` window whose charges plus the reserve plus the total would pass its
  * limit (`used + max(total, 1) <= limit` is `withinBounds` in integer units). One sub-statement per
  * row inserted, each reading its parameters' types from its table.
@@ -48,11 +58,7 @@ export function reserveAndHoldStatement(holds: readonly HeldGeneration[], bound:
         AND ${charged} + reserved_units::numeric + GREATEST(${total}::numeric, 1) <= ${p.add(limit.toString())}::numeric`;
   });
   const accountId = holds[0]?.hold.accountId;
-  const inserts = holds.flatMap(({ hold, pending }) => [
-    `INSERT INTO holds (id, generation_id, account_id, workspace_id, key_id, amount_units, expires_at, created_at, instance_id)
-      SELECT ${p.list([hold.id, hold.generationId, hold.accountId, hold.workspaceId, hold.keyId, hold.amount.toString(), hold.expiresAt.getTime(), hold.heldAt.getTime(), pending.instance_id])} FROM reserved`,
-    `INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(pending))} FROM reserved`,
-  ]);
+  const inserts = holds.map(({ pending }) => `INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(pending))} FROM reserved`);
   const text = `WITH reserved AS (
       UPDATE accounts SET reserved_units = (reserved_units::numeric + ${total}::numeric)::text
       WHERE id = ${p.add(accountId)} AND balance_units::numeric - reserved_units::numeric >= ${total}::numeric${within.join('')}
@@ -65,8 +71,8 @@ export function reserveAndHoldStatement(holds: readonly HeldGeneration[], bound:
 
 /**
  * The settlement of one hold (see LedgerTables.settleHold). Its sub-statements run as the final
- * UPDATE reads them (the hold, then the generation), the spend rows after it: the account's row is
- * locked before the spend rows, as every settlement does.
+ * UPDATE reads them (the generation, which carries the hold), the spend rows after it: the
+ * account's row is locked before the spend rows, as every settlement does.
  */
 export function settleHoldStatement({ holdId, accountId, record, charge }: HoldSettlement): CompiledQuery {
   const p = new Parameters();
@@ -134,11 +140,12 @@ const SETTLE_HOLDS_SQL = `WITH input AS (
       jsonb_populate_record(NULL::generations, item.value->'record') AS settled,
       jsonb_to_record(item.value) AS extra (settled_hold text, charge_amount text, owner_key text, owner_workspace text, owner_account text, spend_day bigint)
   ),
-  released AS (DELETE FROM holds USING input WHERE holds.id = input.settled_hold RETURNING holds.amount_units),
   closed AS (
     UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `"${column}" = input."${column}"`).join(', ')}
-    FROM input WHERE generations.id = input.id AND generations.status = 'pending' RETURNING input.n
+    FROM input WHERE generations.id = input.id AND generations.status = 'pending'
+    RETURNING input.n, ${HELD}, input.settled_hold
   ),
+  released AS (SELECT held_units AS amount_units FROM closed WHERE ${STILL_HELD}),
   inserted AS (
     INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${GENERATION_COLUMNS.map((column) => `input."${column}"`).join(', ')}
     FROM input WHERE input.n NOT IN (SELECT n FROM closed)
@@ -163,13 +170,13 @@ const SETTLE_HOLDS_SQL = `WITH input AS (
 /** True in a settlement's statement once it wrote the generation's record (over its pending row, or whole). */
 const WRITTEN = '(EXISTS (SELECT 1 FROM closed) OR EXISTS (SELECT 1 FROM inserted))';
 
-/** The hold deleted (`released`), the record written over its pending row (`closed`) or whole where there was none (`inserted`). */
+/** The record written over its pending row (`closed`) and its hold ended (`released`, where it was still open), or the record written whole where there was no row (`inserted`). */
 function endedHold(p: Parameters, holdId: string, record: Insertable<GenerationsTable>): string {
-  return `released AS (DELETE FROM holds WHERE id = ${p.add(holdId)} RETURNING amount_units),
-    closed AS (
+  return `closed AS (
       UPDATE generations SET ${SETTLED_COLUMNS.map((column) => `"${column}" = ${p.add(record[column])}`).join(', ')}
-      WHERE id = ${p.add(record.id)} AND status = 'pending' RETURNING id
+      WHERE id = ${p.add(record.id)} AND status = 'pending' RETURNING ${HELD}, ${p.add(holdId)}::text AS settled_hold
     ),
+    released AS (SELECT held_units AS amount_units FROM closed WHERE ${STILL_HELD}),
     inserted AS (
       INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(record))}
       WHERE NOT EXISTS (SELECT 1 FROM closed)

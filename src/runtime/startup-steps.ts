@@ -45,7 +45,7 @@ const AUTOVACUUM_QUERY = CompiledQuery.raw("SELECT current_setting('autovacuum')
 
 /**
  * Warns when the PostgreSQL server runs without autovacuum (its default is on). Every hold and
- * settlement leaves dead rows in the ledger's tables (`holds`, `accounts`, `spend_usage`), and
+ * settlement leaves dead rows in the ledger's tables (`generations`, `accounts`, `spend_usage`), and
  * without it they pile up until the ledger's reads slow down request after request. A setting that
  * cannot be read changes nothing: the start goes on.
  */

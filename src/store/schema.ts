@@ -146,19 +146,6 @@ export interface LedgerEntriesTable {
   created_at: number;
 }
 
-export interface HoldsTable {
-  id: string;
-  generation_id: string;
-  account_id: string;
-  workspace_id: string;
-  key_id: string;
-  amount_units: string;
-  expires_at: number;
-  created_at: number;
-  /** The instance that took the hold; null for holds taken before instances were recorded. */
-  instance_id: string | null;
-}
-
 export interface GenerationsTable {
   id: string;
   account_id: string;
@@ -200,6 +187,13 @@ export interface GenerationsTable {
   /** The hold of a pending generation and its amount, for whoever settles it after a crash. */
   hold_id: string | null;
   held_units: string | null;
+  /**
+   * Where the hold reserves its credit in the database (PostgreSQL; see migrations/0013): when it
+   * was taken, and when it expires. The hold is open while the row is pending and its expiry is
+   * set; the reconciler releasing it clears the expiry, its settlement ends the pending status.
+   */
+  held_at: number | null;
+  hold_expires_at: number | null;
 }
 
 /** One running gateway process: its heartbeat tells the others it is alive. */
@@ -297,7 +291,6 @@ export interface Database {
   auth_codes: AuthCodesTable;
   audit_events: AuditEventsTable;
   ledger_entries: LedgerEntriesTable;
-  holds: HoldsTable;
   generations: GenerationsTable;
   switchyard_migrations: MigrationsTable;
   key_revision: KeyRevisionTable;

@@ -6,6 +6,7 @@ import { parseUsd } from '../../src/billing/money.js';
 import { GatewayError } from '../../src/core/errors.js';
 import { newGenerationId } from '../../src/core/generation-id.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { openHolds } from '../support/recorded-charges.js';
 import { freshPostgresDatabase, POSTGRES_REACHABLE, type ScratchDatabase } from '../support/store-engines.js';
 
 const INSTANCES = 3;
@@ -51,7 +52,7 @@ describe.skipIf(!POSTGRES_REACHABLE)('holds taken at once from three instances o
     const row = await first.db.selectFrom('accounts').select(['balance_units', 'reserved_units']).where('id', '=', account.accountId).executeTakeFirstOrThrow();
     expect(BigInt(row.reserved_units)).toBe(amount * 10n);
     expect(BigInt(row.reserved_units) <= BigInt(row.balance_units)).toBe(true);
-    const holds = await first.db.selectFrom('holds').select('amount_units').where('account_id', '=', account.accountId).execute();
+    const holds = await openHolds(first.db, account.accountId);
     expect(holds).toHaveLength(10);
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { exited, type GatewayChild } from '../reliability/gateway-child.js';
 import { invariantBreaches, ledgerSnapshot, type LedgerSnapshot } from '../reliability/ledger-snapshot.js';
 import { seededRandom } from '../reliability/seeded-random.js';
 import { REDIS_REACHABLE, TEST_REDIS_URL } from '../support/redis.js';
+import { openHolds } from '../support/recorded-charges.js';
 import { POSTGRES_REACHABLE } from '../support/store-engines.js';
 import { fleetClient, streamChat, type StreamRead } from './fleet-client.js';
 import { startFleetOnTestDatabase, type FleetOnTestDatabase, type ProcessFleet } from './fleet-processes.js';
@@ -124,7 +125,7 @@ async function streamAcrossKill(options: {
 async function untilReaped(store: Store, instanceId: string, giveUpAt: number, checked: (moment: string) => Promise<unknown>): Promise<number> {
   while (Date.now() <= giveUpAt) {
     await checked('while the dead instance is reaped');
-    const holds = await store.db.selectFrom('holds').select('id').where('instance_id', '=', instanceId).execute();
+    const holds = (await openHolds(store.db)).filter((hold) => hold.instance_id === instanceId);
     const pending = await store.db.selectFrom('generations').select('id').where('status', '=', 'pending').where('instance_id', '=', instanceId).execute();
     if (holds.length === 0 && pending.length === 0) return Date.now();
     await sleep(50);
@@ -166,7 +167,7 @@ describe.skipIf(!POSTGRES_REACHABLE || !REDIS_REACHABLE)('one of three instances
     const { heartbeat_at: lastBeat } = await store.db.selectFrom('instances').select('heartbeat_at').where('id', '=', doomed.instanceId).executeTakeFirstOrThrow();
     const pendingAtKill: PendingAtKill[] = await store.db.selectFrom('generations').select(['id', 'completion_tokens', 'held_units'])
       .where('status', '=', 'pending').where('instance_id', '=', doomed.instanceId).execute();
-    const heldAtKill = await store.db.selectFrom('holds').select('generation_id').where('instance_id', '=', doomed.instanceId).execute();
+    const heldAtKill = (await openHolds(store.db)).filter((hold) => hold.instance_id === doomed.instanceId);
     const doomedReads = await Promise.all(reading.filter((stream) => stream.instance === doomed).map((stream) => stream.read));
     expect(doomedReads.every((read) => read.ending !== 'done'), 'a stream of the killed instance ended as if complete').toBe(true);
     const admitted = doomedReads.filter((read): read is StreamRead & { generationId: string } => read.generationId !== null);

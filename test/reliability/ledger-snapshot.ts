@@ -1,4 +1,4 @@
-import { recordedCharges } from '../support/recorded-charges.js';
+import { openHolds, recordedCharges } from '../support/recorded-charges.js';
 import type { Store } from '../../src/store/store.js';
 
 /** An account's money as one consistent read of the store sees it. */
@@ -19,7 +19,7 @@ export async function ledgerSnapshot(store: Store, accountId: string): Promise<L
     const account = await tx.selectFrom('accounts').select(['balance_units', 'reserved_units']).where('id', '=', accountId).executeTakeFirstOrThrow();
     const entries = await tx.selectFrom('ledger_entries').select(['kind', 'amount_units', 'generation_id']).where('account_id', '=', accountId).execute();
     const records = await recordedCharges(tx, accountId);
-    const holds = await tx.selectFrom('holds').select('amount_units').where('account_id', '=', accountId).execute();
+    const holds = await openHolds(tx, accountId);
     const charges = new Map<string, bigint[]>();
     const charge = (generationId: string, amount: string) => charges.set(generationId, [...(charges.get(generationId) ?? []), BigInt(amount)]);
     for (const record of records) charge(record.generation_id, record.amount_units);
@@ -33,7 +33,7 @@ export async function ledgerSnapshot(store: Store, accountId: string): Promise<L
       reserved: BigInt(account.reserved_units),
       deposits,
       charges,
-      holds: holds.map((hold) => BigInt(hold.amount_units)),
+      holds: holds.map((hold) => BigInt(hold.amount_units ?? '0')),
     };
   });
 }

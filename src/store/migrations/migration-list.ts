@@ -10,9 +10,10 @@ import { batchesMigration } from './0009-batches.js';
 import { renderTimingMigration } from './0010-render-timing.js';
 import { holdOwnersMigration } from './0011-hold-owners.js';
 import { chargesOnGenerationsMigration } from './0012-charges-on-generations.js';
+import { holdsOnGenerationsMigration } from './0013-holds-on-generations.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in the order it is applied. Append only. */
 export const MIGRATIONS: readonly Migration[] = [coreMigration, keyRevisionMigration, uncollectedMigration, instancesMigration,
   endpointFiguresMigration, capabilityChecksMigration, peopleAndLimitsMigration, storedFilesMigration, batchesMigration, renderTimingMigration,
-  holdOwnersMigration, chargesOnGenerationsMigration];
+  holdOwnersMigration, chargesOnGenerationsMigration, holdsOnGenerationsMigration];

@@ -16,7 +16,7 @@ function generation(fields: Partial<GenerationsTable> & { created_at: number; co
     endpoint_id: 'acme/chat@sim-a', upstream_id: null, streamed: 0, status: 'success', finish_reason: 'stop', native_finish_reason: 'stop', error_code: null,
     error_message: null, prompt_tokens: 10, completion_tokens: 5, cached_tokens: null, cache_write_tokens: null, reasoning_tokens: null, estimated_prompt_tokens: 10,
     cost_lines: '[]', uncollected_units: null, uncollected_reason: null, latency_ms: 1, generation_ms: 2, app_title: null, app_referer: null, metadata: null,
-    instance_id: null, hold_id: null, held_units: null,
+    instance_id: null, hold_id: null, held_units: null, held_at: null, hold_expires_at: null,
     ...fields,
   };
 }

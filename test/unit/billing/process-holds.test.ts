@@ -21,7 +21,7 @@ import { openStore, type Store } from '../../../src/store/store.js';
 import { chatCatalogue, endpoint } from '../../fixtures/planner/catalogue-yaml.js';
 import { holdRequest } from '../../support/hold-request.js';
 import { STORE_ENGINES } from '../../support/store-engines.js';
-import { recordedCharges } from '../../support/recorded-charges.js';
+import { openHolds, recordedCharges } from '../../support/recorded-charges.js';
 
 const opened: Store[] = [];
 const logger = pino({ level: 'silent' });
@@ -98,7 +98,7 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
     it('writes nothing to the database: no holds row, no pending generation, reserved_units untouched', async () => {
       const { store, owner } = await funded('5');
       await inProcess(store).hold(request(owner, 'g1', parseUsd('1')));
-      expect(await store.db.selectFrom('holds').selectAll().execute()).toEqual([]);
+      expect(await openHolds(store.db)).toEqual([]);
       expect(await store.db.selectFrom('generations').selectAll().execute()).toEqual([]);
       const account = await store.db.selectFrom('accounts').select(['balance_units', 'reserved_units']).executeTakeFirstOrThrow();
       expect(account).toEqual({ balance_units: parseUsd('5').toString(), reserved_units: '0' });
@@ -269,7 +269,7 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       expect(await read(store, owner, 'g1')).toEqual(generation);
       expect(await money(store)).toEqual({ balance: parseUsd('5') - cost, reserved: 0n });
       expect(await spendable(ledger, owner)).toBe(parseUsd('5') - cost);
-      expect(await store.db.selectFrom('holds').selectAll().execute()).toEqual([]);
+      expect(await openHolds(store.db)).toEqual([]);
     });
 
     it('release charges nothing, records the generation with cost 0 and frees the reservation; a later settle charges nothing', async () => {
@@ -331,6 +331,18 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       expect(await ledger.releaseExpired(new Date('2030-01-02T00:00:00Z'))).toBe(2);
       expect(await money(store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
       expect(await spendable(ledger, owner)).toBe(parseUsd('5'));
+    });
+
+    it('a hold taken in the database and settled by this process gives its reserve back with the settlement, not at its expiry', async () => {
+      const { store, owner } = await funded('5');
+      const earlier = await createLedger(store).hold(request(owner, 'g0', parseUsd('0.4')));
+      const ledger = inProcess(store);
+      await ledger.settle(earlier, served(earlier, parseUsd('0.1')));
+      expect(await money(store)).toEqual({ balance: parseUsd('4.9'), reserved: 0n });
+      expect(await openHolds(store.db)).toEqual([]);
+      expect(await spendable(ledger, owner)).toBe(parseUsd('4.9'));
+      await ledger.settle(earlier, served(earlier, parseUsd('0.1')));
+      expect(await money(store)).toEqual({ balance: parseUsd('4.9'), reserved: 0n });
     });
 
     it('a settle arriving after its hold expired and was dropped still charges, once', async () => {
@@ -551,7 +563,7 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       await checkpoints.committed(hold, ENDPOINT_ID);
       expect(await read(store, owner, 'g1')).toMatchObject({ status: 'pending', completionTokens: 40, promptTokens: 12 });
       // the row is the stream's checkpoint, not a reservation: the hold still reserves in memory only
-      expect(await store.db.selectFrom('holds').selectAll().execute()).toEqual([]);
+      expect(await openHolds(store.db)).toEqual([]);
       expect(await money(store)).toEqual({ balance: parseUsd('5'), reserved: 0n });
       expect(await spendable(ledger, owner)).toBe(parseUsd('4.99'));
     });

@@ -13,7 +13,7 @@ function generation(id: string, fields: Pick<GenerationsTable, 'created_at' | 'c
     endpoint_id: `${fields.model}@sim-a`, upstream_id: null, streamed: 0, status: 'success', finish_reason: 'stop', native_finish_reason: 'stop', error_code: null,
     error_message: null, prompt_tokens: 10, completion_tokens: 5, cached_tokens: null, cache_write_tokens: null, reasoning_tokens: null, estimated_prompt_tokens: 10,
     cost_lines: '[]', uncollected_units: null, uncollected_reason: null, latency_ms: 1, generation_ms: 2, app_title: null, app_referer: null, metadata: null,
-    instance_id: null, hold_id: null, held_units: null,
+    instance_id: null, hold_id: null, held_units: null, held_at: null, hold_expires_at: null,
     ...fields,
   };
 }
