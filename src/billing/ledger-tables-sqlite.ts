@@ -14,6 +14,13 @@ type Statement = BetterSqlite3.Statement;
  */
 const SPEND_ROWS_PER_STATEMENT = 24;
 
+/** The hold a settled row carries, as the settlement left it (see `PENDING_COLUMNS`). */
+interface SettledRow {
+  hold_id: string | null;
+  held_units: string | null;
+  hold_expires_at: number | null;
+}
+
 /**
  * The ledger's statements prepared once per SQLite connection. They run inside the write batch's
  * transaction (SQLite's `BEGIN IMMEDIATE` already excludes every other writer, so no row locks),
@@ -33,10 +40,11 @@ class SqliteLedgerStatements {
   readonly insertGeneration: Statement;
   /**
    * A final record, every column bound by position: written whole where no row exists, else its
-   * settled columns over the pending row; nothing over a row already settled (no row returned).
-   * Returns the hold the row carries (see `SettledRow`).
+   * settled columns over the pending row; nothing over a row already settled (no change counted).
    */
-  readonly settleGeneration: Statement;
+  readonly #settleGeneration: Statement;
+  /** The same, returning the hold the row carries (`SettledRow`); nothing over a row already settled. */
+  readonly #settleHeldGeneration: Statement;
 
   constructor(readonly database: BetterSqlite3.Database) {
     this.#account = database.prepare('SELECT balance_units, reserved_units FROM accounts WHERE id = ?');
@@ -47,11 +55,10 @@ class SqliteLedgerStatements {
     this.insertGeneration = database.prepare(
       `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO NOTHING`,
     );
-    this.settleGeneration = database.prepare(
-      `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')})
-       ON CONFLICT (id) DO UPDATE SET ${SETTLED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')} WHERE generations.status = 'pending'
-       RETURNING hold_id, held_units, hold_expires_at`,
-    );
+    const settle = `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')})
+       ON CONFLICT (id) DO UPDATE SET ${SETTLED_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')} WHERE generations.status = 'pending'`;
+    this.#settleGeneration = database.prepare(settle);
+    this.#settleHeldGeneration = database.prepare(`${settle} RETURNING hold_id, held_units, hold_expires_at`);
     this.#cache = new MoneyReadCache(database);
   }
 
@@ -92,6 +99,23 @@ class SqliteLedgerStatements {
       this.#addSpend.set(rows, statement);
     }
     return statement;
+  }
+
+  /**
+   * Settlements' final records, each written once (see `settleGeneration`): for each, whether this
+   * wrote it, and the reserve its hold gives back (the hold its pending row carried, if still open
+   * in the database). Only where a hold is open in the database are the rows read back: reading
+   * them costs a settlement a third more, and a single process keeps its holds in memory.
+   */
+  settleGenerations(settlements: readonly HoldSettlement[]): Array<{ written: boolean; released: Units }> {
+    if (!this.#cache.holdsStored()) {
+      return settlements.map(({ record }) => ({ written: this.#settleGeneration.run(generationValues(record)).changes === 1, released: 0n }));
+    }
+    return settlements.map(({ holdId, record }) => {
+      const settled = this.#settleHeldGeneration.get(generationValues(record)) as SettledRow | undefined;
+      const open = settled !== undefined && settled.hold_expires_at !== null && settled.hold_id === holdId;
+      return { written: settled !== undefined, released: open ? BigInt(settled.held_units ?? '0') : 0n };
+    });
   }
 
   /** A pending generation written with the hold it carries, reserved in the database. */
@@ -218,23 +242,15 @@ export function sqliteSettleHolds(database: BetterSqlite3.Database, settlements:
   settleHoldsNow(prepared(database).statements, settlements);
 }
 
-/** The hold a settled row carries, as the settlement left it (see `PENDING_COLUMNS`). */
-interface SettledRow {
-  hold_id: string | null;
-  held_units: string | null;
-  hold_expires_at: number | null;
-}
-
 function settleHoldsNow(statements: SqliteLedgerStatements, settlements: readonly HoldSettlement[]): void {
   const moves = new MoneyMoves();
-  for (const { holdId, accountId, record, charge } of settlements) {
-    const settled = statements.settleGeneration.get(generationValues(record)) as SettledRow | undefined;
-    // a hold kept in process memory reserved nothing in the database: its row has no expiry
-    const released = settled && settled.hold_expires_at !== null && settled.hold_id === holdId ? BigInt(settled.held_units ?? '0') : 0n;
-    const taken = settled ? charge : null;
-    if (released === 0n && taken === null) continue;
+  // a hold kept in process memory reserved nothing in the database: its row has no expiry
+  statements.settleGenerations(settlements).forEach(({ written, released }, index) => {
+    const { accountId, charge } = settlements[index] as HoldSettlement;
+    const taken = written ? charge : null;
+    if (released === 0n && taken === null) return;
     moves.add(accountId, { balance: -(taken?.amount ?? 0n), reserved: -released }, taken);
-  }
+  });
   applyMoves(statements, moves);
 }
 
