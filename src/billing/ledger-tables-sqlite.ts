@@ -136,8 +136,9 @@ class SqliteLedgerStatements {
     return read;
   }
 
-  /** What each window's scope was charged in it, read in one statement (not remembered). */
+  /** What each window's scope was charged in it, read in one statement (not remembered; no windows, no statement). */
   charges(accountId: string, windows: readonly UsageWindow[]): Units[] {
+    if (windows.length === 0) return [];
     return this.#readUsage(windows, { accountId, parts: 'charges' }).used;
   }
 

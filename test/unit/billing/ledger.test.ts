@@ -161,6 +161,21 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       expect(await money(fixture.store)).toEqual({ balance: parseUsd('4.6'), reserved: 0n });
     });
 
+    it('expired holds released while their settlements are written are given back once: the reserve ends at 0, each charged once', async () => {
+      const fixture = await funded('5');
+      const ledger = createLedger(fixture.store, { now: () => new Date('2030-01-01T00:00:00Z') });
+      const holds = await Promise.all(Array.from({ length: 24 }, (_, index) => ledger.hold(request(fixture, `g${index}`, parseUsd('0.1')))));
+      const cost = parseUsd('0.03');
+      await Promise.all([
+        ledger.releaseExpired(new Date('2030-01-02T00:00:00Z')),
+        ...holds.map((hold) => ledger.settle(hold, record(fixture, hold.generationId, cost))),
+        ledger.releaseExpired(new Date('2030-01-02T00:00:00Z')),
+      ]);
+      expect(await money(fixture.store)).toEqual({ balance: parseUsd('5') - 24n * cost, reserved: 0n });
+      expect(await recordedCharges(fixture.store.db, fixture.owner.accountId)).toHaveLength(24);
+      expect(await openHolds(fixture.store.db)).toEqual([]);
+    });
+
     it('a charge above its hold is refused, writing nothing: the hold stays until released', async () => {
       const fixture = await funded('5');
       const ledger = createLedger(fixture.store);
