@@ -102,10 +102,11 @@ class SqliteLedgerStatements {
   }
 
   /**
-   * Settlements' final records, each written once (see `settleGeneration`): for each, whether this
+   * Settlements' final records, each written once (see `#settleGeneration`): for each, whether this
    * wrote it, and the reserve its hold gives back (the hold its pending row carried, if still open
    * in the database). Only where a hold is open in the database are the rows read back: reading
-   * them costs a settlement a third more, and a single process keeps its holds in memory.
+   * them back made the statement about half as dear again, and a single process keeps its holds in
+   * memory.
    */
   settleGenerations(settlements: readonly HoldSettlement[]): Array<{ written: boolean; released: Units }> {
     if (!this.#cache.holdsStored()) {

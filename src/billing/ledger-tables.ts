@@ -51,9 +51,10 @@ export interface LedgerTables {
   /**
    * Reserves the holds' total amount of their account's spendable balance and inserts each pending
    * generation, which carries its open hold (taken at its `heldAt`, expiring at its `expiresAt`,
-   * stamped with the instance that took it; see `pendingGenerationRow`): one write (one statement on PostgreSQL) that does nothing and answers false when the
-   * spendable balance does not cover the total. Every hold is of one account. The account's row
-   * stays locked until the transaction ends, so callers run it last.
+   * stamped with the instance that took it; see `pendingGenerationRow`): one write (one statement
+   * on PostgreSQL) that does nothing and answers false when the spendable balance does not cover
+   * the total. Every hold is of one account. The account's row stays locked until the transaction
+   * ends, so callers run it last.
    *
    * With `bound`, the spend limit windows of one hold, it also does nothing (false) unless each
    * window's charges plus the account's whole reserve, plus the hold, stay within the window's

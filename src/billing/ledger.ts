@@ -52,7 +52,7 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     const { sqlite } = store;
     const open = new ProcessHolds(sqliteLedgerReadsNow(sqlite));
     // settlements arriving together are one write (each record once, the money of all of them
-    // moved once per account and spend row); their holds were kept in memory, with no row to delete
+    // moved once per account and spend row); their holds were kept in memory and reserve nothing there
     const settlements = new JoinedWrites<HoldSettlement>(store, (joined) => sqliteSettleHolds(sqlite, joined));
     return {
       ...common,
