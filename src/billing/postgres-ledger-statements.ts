@@ -45,8 +45,10 @@ const GENERATION_COLUMN_LIST = GENERATION_COLUMNS.map((column) => `"${column}"`)
  * Reserves the holds' total, then inserts each pending generation, its hold with it, from the row
  * the conditional reserve returned: a balance that does not cover the total changes nothing (no row
  * back), nor does a `bound` window whose charges plus the reserve plus the total would pass its
- * limit (`used + max(total, 1) <= limit` is `withinBounds` in integer units). One sub-statement per
- * row inserted, each reading its parameters' types from its table.
+ * limit (`used + max(total, 1) <= limit` is `withinBounds` in integer units). A hold alone binds its
+ * row's values one by one; several bind their rows as one JSON array read as the table's own row
+ * type, so the text is the same however many there are and the connection prepares it once (one
+ * text per number of holds was planned again on nearly every call: as long as it ran).
  */
 export function reserveAndHoldStatement(holds: readonly HeldGeneration[], bound: readonly LimitBound[] = []): CompiledQuery {
   const p = new Parameters();
@@ -58,13 +60,18 @@ export function reserveAndHoldStatement(holds: readonly HeldGeneration[], bound:
         AND ${charged} + reserved_units::numeric + GREATEST(${total}::numeric, 1) <= ${p.add(limit.toString())}::numeric`;
   });
   const accountId = holds[0]?.hold.accountId;
-  const inserts = holds.map(({ pending }) => `INSERT INTO generations (${GENERATION_COLUMN_LIST}) SELECT ${p.list(generationValues(pending))} FROM reserved`);
+  const account = p.add(accountId);
+  const [only] = holds;
+  const inserted = only && holds.length === 1
+    ? `SELECT ${p.list(generationValues(only.pending))} FROM reserved`
+    : `SELECT ${GENERATION_COLUMNS.map((column) => `pending."${column}"`).join(', ')}
+      FROM reserved, jsonb_populate_recordset(NULL::generations, ${p.add(storableJsonText(holds.map(({ pending }) => pending)))}::jsonb) AS pending`;
   const text = `WITH reserved AS (
       UPDATE accounts SET reserved_units = (reserved_units::numeric + ${total}::numeric)::text
-      WHERE id = ${p.add(accountId)} AND balance_units::numeric - reserved_units::numeric >= ${total}::numeric${within.join('')}
+      WHERE id = ${account} AND balance_units::numeric - reserved_units::numeric >= ${total}::numeric${within.join('')}
       RETURNING id
-    )${inserts.map((insert, index) => `,
-    row${index} AS (${insert})`).join('')}
+    ),
+    written AS (INSERT INTO generations (${GENERATION_COLUMN_LIST}) ${inserted})
     SELECT id FROM reserved`;
   return CompiledQuery.raw(text, p.values);
 }

@@ -165,6 +165,10 @@ describe.each(STORE_ENGINES)('ledger on $name', (current) => {
       const fixture = await funded('5');
       const ledger = createLedger(fixture.store, { now: () => new Date('2030-01-01T00:00:00Z') });
       const holds = await Promise.all(Array.from({ length: 24 }, (_, index) => ledger.hold(request(fixture, `g${index}`, parseUsd('0.1')))));
+      // taken together, their pending rows were written together: each reads back as its hold admitted it
+      const reader = createGenerationReader(fixture.store);
+      expect(await Promise.all(holds.map((hold) => reader.get(hold.generationId, fixture.owner.accountId)))).toEqual(holds.map((hold) => hold.pending));
+      expect(await openHolds(fixture.store.db)).toHaveLength(24);
       const cost = parseUsd('0.03');
       await Promise.all([
         ledger.releaseExpired(new Date('2030-01-02T00:00:00Z')),
