@@ -47,8 +47,8 @@ const GENERATION_COLUMN_LIST = GENERATION_COLUMNS.map((column) => `"${column}"`)
  * back), nor does a `bound` window whose charges plus the reserve plus the total would pass its
  * limit (`used + max(total, 1) <= limit` is `withinBounds` in integer units). A hold alone binds its
  * row's values one by one; several bind their rows as one JSON array read as the table's own row
- * type, so the text is the same however many there are and the connection prepares it once (one
- * text per number of holds was planned again on nearly every call: as long as it ran).
+ * type, so the text is the same however many there are and the connection prepares it once (with
+ * one text per number of holds, most calls were planned afresh, which took as long as running them).
  */
 export function reserveAndHoldStatement(holds: readonly HeldGeneration[], bound: readonly LimitBound[] = []): CompiledQuery {
   const p = new Parameters();
