@@ -90,7 +90,7 @@ export class MoneyReadCache {
     }
   }
 
-  /** True when a hold is open in the database (one partial index's first entry looked for: about a µs). */
+  /** True when a hold is open in the database (the first entry of one partial index looked for: 3 µs or less). */
   holdsStored(): boolean {
     return this.#anyHold.get() !== undefined;
   }
