@@ -3,7 +3,8 @@
  * an operator runs it: `switchyard serve` (the real command, so the heap settings and the start-up
  * collection `serve` makes are in) with a one-model config and a fresh SQLite database, no request
  * sent. Its resident set (VmRSS) is read from the moment it prints that it listens, at the seconds
- * of BENCH_IDLE_AT (default 1,5,10,20,30,45,60), over three starts (BENCH_IDLE_STARTS).
+ * of BENCH_IDLE_AT (default 1,5,10,20,30,45,60), over three starts (BENCH_IDLE_STARTS); and the CPU it
+ * used at rest, in ms a second, from the second sample to the last (its timers and threads waking).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -37,12 +38,22 @@ models:
         pricing: { prompt: "0.0000005", completion: "0.0000015" }
 `;
 
+/** The kernel's clock ticks a second, in which /proc reports a process's CPU time. */
+const TICKS_PER_SECOND = 100;
+
+/** The CPU `pid` has used so far (user and system), in ms. */
+async function cpuMs(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
 async function residentMiB(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
 }
 
-/** One start: the RSS at each of AT_SECONDS after the gateway says it listens. */
+/** One start: the RSS at each of AT_SECONDS after the gateway says it listens, and the CPU used between the second and the last. */
 async function oneStart(port) {
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-idle-'));
   await writeFile(join(dir, 'config.yaml'), CONFIG);
@@ -60,11 +71,14 @@ async function oneStart(port) {
     });
     const listened = performance.now();
     const samples = [];
+    const cpu = [];
     for (const seconds of AT_SECONDS) {
       await sleep(Math.max(0, listened + seconds * 1000 - performance.now()));
       samples.push(await residentMiB(child.pid));
+      cpu.push(await cpuMs(child.pid));
     }
-    return samples;
+    const restSeconds = (AT_SECONDS.at(-1) ?? 0) - (AT_SECONDS[1] ?? 0);
+    return { samples, cpuMsPerSecond: restSeconds > 0 ? ((cpu.at(-1) ?? 0) - (cpu[1] ?? 0)) / restSeconds : NaN };
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
@@ -74,6 +88,6 @@ async function oneStart(port) {
 
 const rows = [];
 for (let start = 0; start < STARTS; start += 1) rows.push(await oneStart(18_300 + start));
-console.log(`| start | ${AT_SECONDS.map((seconds) => `${seconds} s`).join(' | ')} |`);
-console.log(`|---|${AT_SECONDS.map(() => '--:').join('|')}|`);
-rows.forEach((row, index) => console.log(`| ${index + 1} | ${row.map((mib) => mib.toFixed(0)).join(' | ')} |`));
+console.log(`| start | ${AT_SECONDS.map((seconds) => `${seconds} s`).join(' | ')} | CPU ms/s at rest |`);
+console.log(`|---|${AT_SECONDS.map(() => '--:').join('|')}|--:|`);
+rows.forEach(({ samples, cpuMsPerSecond }, index) => console.log(`| ${index + 1} | ${samples.map((mib) => mib.toFixed(0)).join(' | ')} | ${cpuMsPerSecond.toFixed(1)} |`));
