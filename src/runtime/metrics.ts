@@ -23,14 +23,6 @@ const LEDGER_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 const SIGNAL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
- * How often the event loop's delay is sampled for `nodejs_eventloop_lag_*`. prom-client's default,
- * 10 ms, is a timer waking the process 100 times a second even while it serves nothing: on the
- * benchmark machine the idle gateway used 13 ms of CPU a second with it and 8 with 100 ms, and a
- * stall of the loop still shows in the histogram as the sample it delayed.
- */
-const EVENT_LOOP_SAMPLE_MS = 100;
-
-/**
  * The metrics of one gateway instance, in a registry of its own (so several gateways in one process
  * never clash), with the process's default metrics beside them. It hears of each call's attempts and
  * streams as a `CallObserver`, of each finished request from the request log, and of ledger writes,
@@ -56,7 +48,7 @@ export class GatewayMetrics implements RequestMetrics, MetricsExposition, CallOb
   readonly #leaseTakeovers = this.#counter('switchyard_batch_lease_takeovers_total', 'Accounts whose batches this instance took over from an instance whose lease had run out', []);
 
   constructor(overruns: Pick<OverrunCounter, 'read'>) {
-    collectDefaultMetrics({ register: this.#registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+    collectDefaultMetrics({ register: this.#registry });
     this.#overrunMetrics(overruns);
   }
 
