@@ -12,14 +12,20 @@ import type { InstanceRegistry } from './instance-registry.js';
 export function instanceReaper(
   registry: InstanceRegistry,
   abandoned: AbandonedGenerations,
-  options: { intervalMs: number; staleAfterMs: number; logger: Pick<Logger, 'info' | 'error'> },
+  options: {
+    intervalMs: number;
+    staleAfterMs: number;
+    logger: Pick<Logger, 'info' | 'error'>;
+    /** The instances that left stream journals (SQLite, see stream-journal.ts). */
+    journaled?: () => string[];
+  },
 ): BackgroundTask {
   return periodicTask({
     name: 'instance-reaper',
     intervalMs: options.intervalMs,
     logger: options.logger,
     async round() {
-      for (const instance of await registry.gone(options.staleAfterMs)) {
+      for (const instance of await registry.gone(options.staleAfterMs, options.journaled?.())) {
         try {
           const settled = await abandoned.settle(instance);
           await registry.forget(instance);
