@@ -57,16 +57,14 @@ export function createGenerationCheckpoints(
   return {
     cadence,
     record: (generationId, delivered) => logged(generationId, () => {
-      if (journal?.checkpoint(generationId, delivered)) return Promise.resolve();
+      const journaled = journal?.checkpoint(generationId, delivered);
+      if (journaled) return journaled;
       if (sqlite) return store.write(async () => void sqliteCheckpoint(sqlite).update.run(checkpointValues(generationId, delivered)));
       const { endpointId, completionTokens, promptTokens } = delivered;
       return store.db.executeQuery(CompiledQuery.raw(POSTGRES_CHECKPOINT_SQL, [endpointId, completionTokens, promptTokens ?? null, generationId]));
     }),
     committed: (hold, endpointId) => logged(hold.generationId, () => {
-      if (journal) {
-        journal.mark(committedRow(hold, endpointId, instanceId));
-        return Promise.resolve();
-      }
+      if (journal) return journal.mark(committedRow(hold, endpointId, instanceId));
       if (sqliteMarks) return sqliteMarks.add({ hold, endpointId });
       // on PostgreSQL every hold is kept in the database, and wrote its pending row with it
       return marks.mark(hold.generationId, endpointId);

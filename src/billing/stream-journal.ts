@@ -12,6 +12,22 @@ interface JournalFile {
   fd: number;
   bytes: number;
   open: number;
+  removed: boolean;
+}
+
+/** Lines queued for one write, by file, and the promise their writers wait on. */
+class QueuedLines {
+  readonly lines = new Map<JournalFile, string>();
+  readonly written: Promise<void>;
+  resolve: () => void = () => undefined;
+  reject: (error: unknown) => void = () => undefined;
+
+  constructor() {
+    this.written = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
 }
 
 interface OpenStream {
@@ -24,9 +40,9 @@ interface OpenStream {
  * The commit marks of the streams a single SQLite process serves, kept in files beside its
  * database rather than in it. A stream committed at an endpoint must be billed from its checkpoints
  * if the process dies before it settles; its hold is kept in memory (process-holds.ts), so nothing
- * of it is in the database yet. Its pending generation is appended to the journal, one line with
- * one system call, before its first byte, and its checkpoints after it; its settlement, written in
- * the database, closes it. A mark so costs no transaction of its own, which the stream's first byte
+ * of it is in the database yet. Its pending generation is appended to the journal before its first
+ * byte (one line; the lines of one turn of the event loop in one write), and its checkpoints after
+ * it; its settlement, written in the database, closes it. A mark so costs no transaction of its own, which the stream's first byte
  * waited for, and the settlement writes the record once rather than over a pending row.
  *
  * Written with `write(2)` like SQLite's own log with `synchronous = NORMAL`, a line outlives the
@@ -42,6 +58,8 @@ export class StreamJournal {
   readonly #open = new Map<string, OpenStream>();
   #current: JournalFile | null = null;
   #files = 0;
+  /** The lines queued for this turn's write, by file, and what resolves once they are written. */
+  #writing: QueuedLines | null = null;
 
   /**
    * `prefix`: the files' path up to their number (`streamJournalPrefix`); null keeps the marks in
@@ -52,29 +70,35 @@ export class StreamJournal {
     private readonly fileBytes = FILE_BYTES,
   ) {}
 
-  /** Marks the stream of `row` committed; throws when its line cannot be written (the stream is then not marked). */
-  mark(row: PendingGenerationRow): void {
+  /**
+   * Marks the stream of `row` committed. Resolves once its line is written: the marks and
+   * checkpoints of one turn of the event loop are written together, one system call a file.
+   * Rejects when it cannot be: the stream is then marked in memory only.
+   */
+  mark(row: PendingGenerationRow): Promise<void> {
     const file = this.#fileForMark();
-    if (file) {
-      this.#append(file, `${JSON.stringify({ mark: row })}\n`);
-      file.open += 1;
-    }
     this.#open.set(row.id, { row, file });
+    if (!file) return Promise.resolve();
+    file.open += 1;
+    return this.#append(file, `${JSON.stringify({ mark: row })}\n`);
   }
 
-  /** Records what the stream delivered so far; false when it is not marked here (not a stream of this journal). */
-  checkpoint(generationId: string, delivered: DeliveredSoFar): boolean {
+  /**
+   * Records what the stream delivered so far, resolving once written (as `mark`); undefined when
+   * the stream is not marked here (not a stream of this journal).
+   */
+  checkpoint(generationId: string, delivered: DeliveredSoFar): Promise<void> | undefined {
     const stream = this.#open.get(generationId);
-    if (!stream) return false;
+    if (!stream) return undefined;
     const { row, file } = stream;
     // counts only grow: a checkpoint never overwrites a later one
-    if (row.completion_tokens !== null && row.completion_tokens !== undefined && row.completion_tokens >= delivered.completionTokens) return true;
+    if (row.completion_tokens !== null && row.completion_tokens !== undefined && row.completion_tokens >= delivered.completionTokens) return Promise.resolve();
     const promptTokens = delivered.promptTokens ?? null;
-    if (file) this.#append(file, `${JSON.stringify({ checkpoint: [generationId, delivered.endpointId, delivered.completionTokens, promptTokens] })}\n`);
     row.endpoint_id = delivered.endpointId;
     row.completion_tokens = delivered.completionTokens;
     row.prompt_tokens = promptTokens;
-    return true;
+    if (!file) return Promise.resolve();
+    return this.#append(file, `${JSON.stringify({ checkpoint: [generationId, delivered.endpointId, delivered.completionTokens, promptTokens] })}\n`);
   }
 
   /** The stream settled (its record is committed in the database): its mark is no longer needed. */
@@ -113,13 +137,35 @@ export class StreamJournal {
     if (current && current.bytes < this.fileBytes) return current;
     const path = `${this.prefix}${this.#files}`;
     this.#files += 1;
-    this.#current = { path, fd: openSync(path, 'a'), bytes: 0, open: 0 };
+    this.#current = { path, fd: openSync(path, 'a'), bytes: 0, open: 0, removed: false };
     if (current && current.open === 0) this.#remove(current);
     return this.#current;
   }
 
-  #append(file: JournalFile, line: string): void {
-    file.bytes += writeSync(file.fd, line);
+  /** Queues `line` for this turn's write of `file`; resolves once it is written. */
+  #append(file: JournalFile, line: string): Promise<void> {
+    // characters for bytes: near enough to decide when the next file starts
+    file.bytes += line.length;
+    if (!this.#writing) {
+      this.#writing = new QueuedLines();
+      setImmediate(() => this.#write());
+    }
+    const { lines, written } = this.#writing;
+    lines.set(file, (lines.get(file) ?? '') + line);
+    return written;
+  }
+
+  #write(): void {
+    const writing = this.#writing;
+    if (!writing) return;
+    this.#writing = null;
+    try {
+      // a file removed meanwhile had no stream open: what was queued for it is not needed
+      for (const [file, lines] of writing.lines) if (!file.removed) writeSync(file.fd, lines);
+      writing.resolve();
+    } catch (error) {
+      writing.reject(error);
+    }
   }
 
   /**
@@ -128,6 +174,7 @@ export class StreamJournal {
    * and importing them again changes nothing.
    */
   #remove(file: JournalFile): void {
+    file.removed = true;
     try {
       closeSync(file.fd);
       unlinkSync(file.path);

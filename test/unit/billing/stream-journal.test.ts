@@ -30,14 +30,14 @@ function committed(id: string): PendingGenerationRow {
 const journalFiles = () => readdirSync(dir).filter((name) => name.includes('-streams-')).sort();
 
 describe('a stream journal', () => {
-  it('reads back each open stream as its last checkpoint left it; a checkpoint never lowers the counts; a closed stream is gone from memory', () => {
+  it('reads back each open stream as its last checkpoint left it; a checkpoint never lowers the counts; a closed stream is gone from memory', async () => {
     const prefix = streamJournalPrefix(database, 'inst_a');
     const journal = new StreamJournal(prefix);
-    journal.mark(committed('g1'));
-    journal.mark(committed('g2'));
-    expect(journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 40, promptTokens: 12 })).toBe(true);
-    expect(journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 30 })).toBe(true);
-    expect(journal.checkpoint('unmarked', { endpointId: 'alpha/chat', completionTokens: 30 })).toBe(false);
+    await journal.mark(committed('g1'));
+    await journal.mark(committed('g2'));
+    await journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 40, promptTokens: 12 });
+    await journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 30 });
+    expect(journal.checkpoint('unmarked', { endpointId: 'alpha/chat', completionTokens: 30 })).toBeUndefined();
     journal.close('g2');
     expect(journal.pending('g1')).toMatchObject({ completion_tokens: 40, prompt_tokens: 12 });
     expect(journal.pending('g2')).toBeUndefined();
@@ -49,48 +49,58 @@ describe('a stream journal', () => {
     expect(journal.openRows().map((row) => row.id)).toEqual(['g1']);
   });
 
-  it('a line cut short by a crash is no mark, and the lines before it still are', () => {
+  it('a mark resolves once its line is written, together with the other marks of its turn', async () => {
     const prefix = streamJournalPrefix(database, 'inst_a');
     const journal = new StreamJournal(prefix);
-    journal.mark(committed('g1'));
+    const marks = [journal.mark(committed('g1')), journal.mark(committed('g2'))];
+    expect(readStreamJournal(prefix)).toEqual([]);
+    await marks[0];
+    expect(readStreamJournal(prefix).map((row) => row.id)).toEqual(['g1', 'g2']);
+    await marks[1];
+  });
+
+  it('a line cut short by a crash is no mark, and the lines before it still are', async () => {
+    const prefix = streamJournalPrefix(database, 'inst_a');
+    const journal = new StreamJournal(prefix);
+    await journal.mark(committed('g1'));
     appendFileSync(`${prefix}0`, JSON.stringify({ mark: committed('g2') }).slice(0, 80));
     expect(readStreamJournal(prefix).map((row) => row.id)).toEqual(['g1']);
   });
 
-  it('takes new marks in a new file once one is full, and removes a file once every stream marked in it closed', () => {
+  it('takes new marks in a new file once one is full, and removes a file once every stream marked in it closed', async () => {
     const prefix = streamJournalPrefix(database, 'inst_a');
     // one mark fills a file
     const journal = new StreamJournal(prefix, 100);
-    journal.mark(committed('g1'));
-    journal.mark(committed('g2'));
-    journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 7 });
+    await journal.mark(committed('g1'));
+    await journal.mark(committed('g2'));
+    await journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 7 });
     expect(journalFiles()).toEqual(['gateway.db-streams-inst_a.0', 'gateway.db-streams-inst_a.1']);
     journal.close('g1');
     expect(journalFiles()).toEqual(['gateway.db-streams-inst_a.1']);
     // the file taking marks stays while it does, even with nothing open in it
     journal.close('g2');
     expect(journalFiles()).toEqual(['gateway.db-streams-inst_a.1']);
-    journal.mark(committed('g3'));
+    await journal.mark(committed('g3'));
     expect(journalFiles()).toEqual(['gateway.db-streams-inst_a.2']);
     expect(readStreamJournal(prefix).map((row) => row.id)).toEqual(['g3']);
   });
 
-  it('names the instances that left journals beside the database, and none once their journals are removed or stopped', () => {
+  it('names the instances that left journals beside the database, and none once their journals are removed or stopped', async () => {
     const stopped = new StreamJournal(streamJournalPrefix(database, 'inst_b'));
-    stopped.mark(committed('g1'));
+    await stopped.mark(committed('g1'));
     const dead = new StreamJournal(streamJournalPrefix(database, 'inst_a'));
-    dead.mark(committed('g2'));
-    new StreamJournal(streamJournalPrefix(join(dir, 'other.db'), 'inst_c')).mark(committed('g3'));
+    await dead.mark(committed('g2'));
+    await new StreamJournal(streamJournalPrefix(join(dir, 'other.db'), 'inst_c')).mark(committed('g3'));
     expect(journaledInstances(database).sort()).toEqual(['inst_a', 'inst_b']);
     stopped.stop();
     removeStreamJournal(streamJournalPrefix(database, 'inst_a'));
     expect(journaledInstances(database)).toEqual([]);
   });
 
-  it('without a file (an in-memory database) keeps its open streams in memory only', () => {
+  it('without a file (an in-memory database) keeps its open streams in memory only', async () => {
     const journal = new StreamJournal(null);
-    journal.mark(committed('g1'));
-    journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 5 });
+    await journal.mark(committed('g1'));
+    await journal.checkpoint('g1', { endpointId: 'alpha/chat', completionTokens: 5 });
     expect(journal.pending('g1')).toMatchObject({ completion_tokens: 5 });
     expect(journalFiles()).toEqual([]);
     journal.close('g1');
