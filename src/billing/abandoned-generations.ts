@@ -4,7 +4,6 @@ import { ERROR_CODES } from '../core/errors.js';
 import type { GenerationsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { closedPendingRecord } from './generation-record.js';
-import { importStreamJournal } from './generation-checkpoints.js';
 import { generationFromRow } from './generations.js';
 import { minUnits } from './money.js';
 import { computeCost } from './pricing.js';
@@ -31,14 +30,10 @@ export function createAbandonedGenerations(deps: {
   ledger: Pick<Ledger, 'settle' | 'release'>;
   catalogue: CatalogueSource;
   now?: () => Date;
-  /** The path of an instance's stream journal up to its files' numbers (SQLite, see stream-journal.ts). */
-  journalOf?: (instanceId: string) => string;
 }): AbandonedGenerations {
   const now = deps.now ?? (() => new Date());
   return {
     async settle(instanceId) {
-      // the streams the instance journaled become its pending rows first
-      if (deps.journalOf) await importStreamJournal(deps.store, deps.journalOf(instanceId));
       const rows = await deps.store.db
         .selectFrom('generations')
         .selectAll()

@@ -4,8 +4,7 @@ import type { Logger } from 'pino';
 import { JoinedWrites } from '../store/joined-writes.js';
 import type { Store } from '../store/store.js';
 import { pendingGenerationRow } from './generations.js';
-import { GENERATION_COLUMNS, generationValues, type PendingGenerationRow } from './ledger-tables.js';
-import { readStreamJournal, removeStreamJournal, type StreamJournal } from './stream-journal.js';
+import { GENERATION_COLUMNS, generationValues } from './ledger-tables.js';
 import type { CheckpointCadence, DeliveredSoFar, GenerationCheckpoints, Hold } from './types.js';
 
 /**
@@ -20,18 +19,13 @@ export const DEFAULT_CHECKPOINT_CADENCE: CheckpointCadence = { tokens: 32, inter
  * outside any transaction, its text written out once. On both, the first checkpoints of streams
  * opening together share one write. A checkpoint never overwrites a later one (counts only grow) and never
  * touches a generation once settled.
- *
- * Given a `journal` (a single SQLite process, whose holds are kept in memory: see stream-journal.ts),
- * a stream's first checkpoint and the later ones go to the journal instead, and its pending row is
- * written only if the process dies before the stream settles.
  */
 export function createGenerationCheckpoints(
   store: Store,
-  options: { cadence?: Partial<CheckpointCadence>; logger: Pick<Logger, 'warn'>; instanceId?: string; journal?: StreamJournal },
+  options: { cadence?: Partial<CheckpointCadence>; logger: Pick<Logger, 'warn'>; instanceId?: string },
 ): GenerationCheckpoints {
   const cadence = { ...DEFAULT_CHECKPOINT_CADENCE, ...options.cadence };
   const instanceId = options.instanceId ?? null;
-  const { journal } = options;
   const marks = new CommitMarks(store);
   const notWritten = (generationId: string, error: unknown) => options.logger.warn({ err: error, generation: generationId }, 'generation checkpoint not written');
   const { sqlite } = store;
@@ -40,8 +34,12 @@ export function createGenerationCheckpoints(
   const sqliteMarks = sqlite && new JoinedWrites<{ hold: Hold; endpointId: string }>(store, (opened) => {
     const { upsert } = sqliteCheckpoint(sqlite);
     for (const { hold, endpointId } of opened) {
+      // the fresh row changed in place: a copy spread from it cost more than the statement
+      const row = pendingGenerationRow(hold, instanceId);
+      row.endpoint_id = endpointId;
+      row.completion_tokens = 0;
       try {
-        upsert.run(generationValues(committedRow(hold, endpointId, instanceId)));
+        upsert.run(generationValues(row));
       } catch (error) {
         notWritten(hold.generationId, error);
       }
@@ -57,55 +55,17 @@ export function createGenerationCheckpoints(
   return {
     cadence,
     record: (generationId, delivered) => logged(generationId, () => {
-      const journaled = journal?.checkpoint(generationId, delivered);
-      if (journaled) return journaled;
       if (sqlite) return store.write(async () => void sqliteCheckpoint(sqlite).update.run(checkpointValues(generationId, delivered)));
       const { endpointId, completionTokens, promptTokens } = delivered;
       return store.db.executeQuery(CompiledQuery.raw(POSTGRES_CHECKPOINT_SQL, [endpointId, completionTokens, promptTokens ?? null, generationId]));
     }),
     committed: (hold, endpointId) => logged(hold.generationId, () => {
-      if (journal) return journal.mark(committedRow(hold, endpointId, instanceId));
       if (sqliteMarks) return sqliteMarks.add({ hold, endpointId });
       // on PostgreSQL every hold is kept in the database, and wrote its pending row with it
       return marks.mark(hold.generationId, endpointId);
     }),
   };
 }
-
-/** The pending row of a stream committed at `endpointId`, with nothing delivered yet. */
-function committedRow(hold: Hold, endpointId: string, instanceId: string | null): PendingGenerationRow {
-  // the fresh row changed in place: a copy spread from it cost more than the statement
-  const row = pendingGenerationRow(hold, instanceId);
-  row.endpoint_id = endpointId;
-  row.completion_tokens = 0;
-  return row;
-}
-
-/**
- * Writes the streams a gone process's journal marked (see stream-journal.ts) as the pending rows
- * its marks stand for, with their last checkpoints (a row already settled is left as it is), then
- * removes the journal: from here on the instance's generations are settled from the database.
- */
-export async function importStreamJournal(store: Store, prefix: string): Promise<void> {
-  await writeJournaledRows(store, readStreamJournal(prefix));
-  removeStreamJournal(prefix);
-}
-
-/** Writes journaled streams' pending rows, as `importStreamJournal` says. */
-export async function writeJournaledRows(store: Store, rows: readonly PendingGenerationRow[]): Promise<void> {
-  const { sqlite } = store;
-  if (rows.length === 0) return;
-  if (!sqlite) throw new Error('streams are journaled only on SQLite');
-  await store.write(async () => {
-    const statement = sqlite.prepare(JOURNALED_SQL);
-    for (const row of rows) statement.run(generationValues(row));
-  });
-}
-
-/** A journaled stream's pending row: written where it is not stored yet, else its checkpoint over the pending row. */
-const JOURNALED_SQL = `INSERT INTO generations (${GENERATION_COLUMNS.join(', ')}) VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT (id) DO UPDATE SET endpoint_id = excluded.endpoint_id, completion_tokens = excluded.completion_tokens, prompt_tokens = excluded.prompt_tokens
-  WHERE generations.status = 'pending' AND (generations.completion_tokens IS NULL OR generations.completion_tokens < excluded.completion_tokens)`;
 
 const CHECKPOINT_SQL = `UPDATE generations SET endpoint_id = @endpoint_id, completion_tokens = @completion_tokens, prompt_tokens = @prompt_tokens
   WHERE id = @id AND status = 'pending' AND (completion_tokens IS NULL OR completion_tokens < @completion_tokens)`;

@@ -4,21 +4,15 @@ import { storableJsonText, storableRow } from '../store/storable-text.js';
 import type { Store } from '../store/store.js';
 import { isUncollectedReason, type Uncollected } from './charge-cap.js';
 import type { PendingGenerationRow } from './ledger-tables.js';
-import type { StreamJournal } from './stream-journal.js';
 import type { Units } from './money.js';
 import { GENERATION_STATUSES, type CostLine, type GenerationReader, type GenerationRecord, type GenerationStatus, type Hold } from './types.js';
 
 type GenerationRow = Selectable<GenerationsTable>;
 
-/**
- * Reads generation records back, only for the account they belong to; an open stream's that this
- * process journals (`journal`, see stream-journal.ts) as its pending row stands now.
- */
-export function createGenerationReader(store: Store, journal?: Pick<StreamJournal, 'pending'>): GenerationReader {
+/** Reads generation records back, only for the account they belong to. */
+export function createGenerationReader(store: Store): GenerationReader {
   return {
     async get(id, accountId) {
-      const open = journal?.pending(id);
-      if (open) return open.account_id === accountId ? generationFromRow(open as GenerationRow) : null;
       const row = await store.db
         .selectFrom('generations')
         .selectAll()

@@ -12,7 +12,6 @@ import { spendOwners, type AccountBalance, type HoldSettlement } from './ledger-
 import { formatUsd, maxUnits, sumUnits, type Units } from './money.js';
 import { ProcessHolds } from './process-holds.js';
 import { SettlementBatches } from './settlement-batches.js';
-import type { StreamJournal } from './stream-journal.js';
 import type { GenerationRecord, Hold, HoldRequest, Ledger } from './types.js';
 
 export const DEFAULT_HOLD_TTL_MS = 15 * 60_000;
@@ -29,8 +28,6 @@ export interface LedgerOptions {
    * reserves against the same rows.
    */
   holdsInProcess?: boolean;
-  /** Where this process's streams are marked (with `holdsInProcess`): a settlement closes its stream's mark. */
-  streamJournal?: StreamJournal;
 }
 
 /**
@@ -57,7 +54,6 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
     // settlements arriving together are one write (each record once, the money of all of them
     // moved once per account and spend row); their holds were kept in memory and reserve nothing there
     const settlements = new JoinedWrites<HoldSettlement>(store, (joined) => sqliteSettleHolds(sqlite, joined));
-    const journal = options.streamJournal;
     return {
       ...common,
       async hold(request) {
@@ -65,17 +61,14 @@ export function createLedger(store: Store, options: LedgerOptions = {}): Ledger 
         open.take(held, insufficientCredits);
         return held;
       },
-      // the hold reserves its credit until the settlement committed, and is dropped only then;
-      // so is its stream's mark, which the committed record replaces
+      // the hold reserves its credit until the settlement committed, and is dropped only then
       settle: async (held, record) => {
         await settlements.add(settlementOf(held, record, true, now(), instanceId));
         open.drop(held.id);
-        journal?.close(held.generationId);
       },
       release: async (held, record) => {
         await settlements.add(settlementOf(held, record, false, now(), instanceId));
         open.drop(held.id);
-        journal?.close(held.generationId);
       },
       releaseExpired: async (at) => open.dropExpired(at ?? now()) + (await releaseExpired(store, at ?? now())),
       reservedInProcess: (accountId) => open.reservedBy(accountId),

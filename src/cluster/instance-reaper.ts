@@ -12,20 +12,14 @@ import type { InstanceRegistry } from './instance-registry.js';
 export function instanceReaper(
   registry: InstanceRegistry,
   abandoned: AbandonedGenerations,
-  options: {
-    intervalMs: number;
-    staleAfterMs: number;
-    logger: Pick<Logger, 'info' | 'error'>;
-    /** The instances that left stream journals (SQLite, see stream-journal.ts). */
-    journaled?: () => string[];
-  },
+  options: { intervalMs: number; staleAfterMs: number; logger: Pick<Logger, 'info' | 'error'> },
 ): BackgroundTask {
   return periodicTask({
     name: 'instance-reaper',
     intervalMs: options.intervalMs,
     logger: options.logger,
     async round() {
-      for (const instance of await registry.gone(options.staleAfterMs, options.journaled?.())) {
+      for (const instance of await registry.gone(options.staleAfterMs)) {
         try {
           const settled = await abandoned.settle(instance);
           await registry.forget(instance);

@@ -66,11 +66,8 @@ export class InstanceRegistry {
     await this.store.write((tx) => tx.deleteFrom('instances').where('id', '=', id).execute());
   }
 
-  /**
-   * Instances other than this one that are gone. `journaled`: the instances that left stream
-   * journals (see stream-journal.ts), stamped like pending generations.
-   */
-  async gone(staleAfterMs: number, journaled: readonly string[] = []): Promise<string[]> {
+  /** Instances other than this one that are gone. */
+  async gone(staleAfterMs: number): Promise<string[]> {
     // Pending generations first: an instance registers before it admits anything, so every id
     // read here that is alive is still in the table read next.
     const stamped = await this.store.db
@@ -84,8 +81,7 @@ export class InstanceRegistry {
     const cutoff = this.now() - staleAfterMs;
     const known = new Set(rows.map((row) => row.id));
     const gone = rows.filter((row) => row.id !== this.identity.id && (row.heartbeat_at < cutoff || this.#exited(row))).map((row) => row.id);
-    const unknown = new Set([...stamped.map((row) => row.instance_id), ...journaled]);
-    for (const id of unknown) if (id !== null && id !== this.identity.id && !known.has(id)) gone.push(id);
+    for (const { instance_id: id } of stamped) if (id !== null && id !== this.identity.id && !known.has(id)) gone.push(id);
     return gone;
   }
 

@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import { KeyCache } from '../accounts/key-cache.js';
 import { createKeyDirectory } from '../accounts/key-directory.js';
 import { createAbandonedGenerations } from '../billing/abandoned-generations.js';
-import { createGenerationCheckpoints, writeJournaledRows } from '../billing/generation-checkpoints.js';
-import { journaledInstances, StreamJournal, streamJournalPrefix } from '../billing/stream-journal.js';
+import { createGenerationCheckpoints } from '../billing/generation-checkpoints.js';
 import { createGenerationReader } from '../billing/generations.js';
 import { createLedger } from '../billing/ledger.js';
 import type { CatalogueSource } from '../catalogue/source.js';
@@ -121,10 +120,8 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     storage: { rows: createFigureRows(store), instanceId: registry.identity.id },
   });
   const state = new LiveEndpointState(new MemoryEndpointHealth(), new CheckVerdicts(), new SessionAffinity(), figures);
-  // SQLite is served by one process, whose holds are its own: kept in memory (see process-holds.ts),
-  // and its streams' marks journaled beside the database (see stream-journal.ts)
-  const journals = streamJournals(store, registry.identity.id);
-  const ledger = createLedger(store, { instanceId: registry.identity.id, holdsInProcess: store.engine === 'sqlite', streamJournal: journals?.journal });
+  // SQLite is served by one process, whose holds are its own: kept in memory (see process-holds.ts)
+  const ledger = createLedger(store, { instanceId: registry.identity.id, holdsInProcess: store.engine === 'sqlite' });
   const retries = new SettlementRetries(logger);
   const overruns = new MemoryOverrunCounter();
   const metrics = new GatewayMetrics(overruns);
@@ -146,8 +143,8 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     catalogue: inputs.catalogue,
     keys: createKeyDirectory(store, { cache: new KeyCache(), revision: fleet.keyRevision }),
     ledger: meteredLedger(retries.wrap(ledger), metrics),
-    checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger, instanceId: registry.identity.id, journal: journals?.journal }),
-    generations: createGenerationReader(store, journals?.journal),
+    checkpoints: createGenerationCheckpoints(store, { cadence: recovery.checkpoint, logger, instanceId: registry.identity.id }),
+    generations: createGenerationReader(store),
     executor: new Executor(transport, state.health),
     state,
     samples: figures,
@@ -180,7 +177,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     },
   );
   metrics.dependencyHealth(services.readiness);
-  const abandoned = createAbandonedGenerations({ store, ledger, catalogue: inputs.catalogue, journalOf: journals?.prefixOf });
+  const abandoned = createAbandonedGenerations({ store, ledger, catalogue: inputs.catalogue });
   return {
     services,
     instance: registry.identity,
@@ -196,9 +193,7 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
           metrics.liveInstances(instances);
         },
       }),
-      // stopped before the heartbeat: a stream still open is then recorded as this instance's pending row
-      ...(journals ? [journals.task] : []),
-      instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger, journaled: journals?.journaled }),
+      instanceReaper(registry, abandoned, { intervalMs: recovery.reapIntervalMs, staleAfterMs: recovery.staleAfterMs, logger }),
       holdReconciler(ledger, logger),
       retries,
       figuresSync(figures, {
@@ -219,32 +214,5 @@ export function buildServices(inputs: ServiceInputs): BuiltServices {
     close: async () => {
       await transport.close?.();
     },
-  };
-}
-
-/**
- * A SQLite process's stream journal (see stream-journal.ts): in files beside a database file, in
- * memory beside an in-memory one; where instances left journals, and the task that, as this
- * instance stops, records a stream still open (one whose settlement failed) as its pending row and
- * removes the files. None on PostgreSQL, whose holds write their pending rows.
- */
-function streamJournals(store: Store, instanceId: string) {
-  const { sqlite } = store;
-  if (!sqlite) return undefined;
-  const file = sqlite.memory || sqlite.name === '' ? null : sqlite.name;
-  const journal = new StreamJournal(file === null ? null : streamJournalPrefix(file, instanceId));
-  const task: BackgroundTask = {
-    name: 'stream-journal',
-    start: async () => undefined,
-    async stop() {
-      await writeJournaledRows(store, journal.openRows());
-      journal.stop();
-    },
-  };
-  return {
-    journal,
-    task,
-    prefixOf: file === null ? undefined : (instance: string) => streamJournalPrefix(file, instance),
-    journaled: file === null ? undefined : () => journaledInstances(file),
   };
 }

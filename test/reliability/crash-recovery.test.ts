@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/accounts.js';
 import { STOPPED_BILLED_MESSAGE, STOPPED_UNBILLED_MESSAGE } from '../../src/billing/abandoned-generations.js';
 import { parseUsd } from '../../src/billing/money.js';
-import { journaledInstances, readStreamJournal, streamJournalPrefix } from '../../src/billing/stream-journal.js';
 import { countText } from '../../src/core/token-estimate.js';
 import type { RecoverySettings } from '../../src/runtime/recovery-settings.js';
 import { startGateway, type RunningGateway } from '../../src/runtime/gateway.js';
@@ -137,21 +136,16 @@ describe.each(ENGINES)('a gateway killed with streams open, restarted on $name',
       await exited(spawned.child);
       await samples;
 
-      // At the crash: the invariant holds, and what the dead instance admitted is pending with its checkpoints:
-      // on PostgreSQL as rows, on SQLite in its stream journal beside the database.
+      // At the crash: the invariant holds, and what the dead instance admitted is pending with its checkpoints.
       // A checkpoint the killed process had already sent may still land on PostgreSQL after its death:
       // the pending rows are read once they have stopped changing.
-      const readPending = async () => engine.name === 'sqlite'
-        ? readStreamJournal(streamJournalPrefix(database.url.slice('sqlite:'.length), spawned.instanceId))
-          .map((row) => ({ id: row.id ?? '', completion_tokens: row.completion_tokens ?? null, held_units: row.held_units ?? null }))
-          .sort((a, b) => a.id.localeCompare(b.id))
-        : store.db
-          .selectFrom('generations')
-          .select(['id', 'completion_tokens', 'held_units'])
-          .where('status', '=', 'pending')
-          .where('instance_id', '=', spawned.instanceId)
-          .orderBy('id')
-          .execute();
+      const readPending = () => store.db
+        .selectFrom('generations')
+        .select(['id', 'completion_tokens', 'held_units'])
+        .where('status', '=', 'pending')
+        .where('instance_id', '=', spawned.instanceId)
+        .orderBy('id')
+        .execute();
       let pendingAtCrash = await readPending();
       for (;;) {
         await sleep(200);
@@ -174,8 +168,6 @@ describe.each(ENGINES)('a gateway killed with streams open, restarted on $name',
       running.push(restarted);
       const afterRestart = await checked('after the restart');
       expect(afterRestart.holds.length).toBe(bystander ? 1 : 0);
-      // the dead instance's journal was recorded in the database at the restart, and removed
-      if (engine.name === 'sqlite') expect(readStreamJournal(streamJournalPrefix(database.url.slice('sqlite:'.length), spawned.instanceId))).toEqual([]);
       const recordOf = async (id: string) => {
         const reply = await fetch(`${restarted.url}/api/v1/generation?id=${id}`, { headers: { authorization: `Bearer ${account.key}` } });
         expect(reply.status, `GET /generation?id=${id}`).toBe(200);
@@ -247,55 +239,6 @@ interface GenerationView {
   tokens_completion: number | null;
   error: { code: number; message: string } | null;
 }
-
-describe('a gateway on SQLite', () => {
-  it('journals its open streams beside the database and leaves no journal once stopped; a stream whose settlement failed is left as its pending row, settled at the next start', async () => {
-    const file = join(dir, `journal-${Date.now()}.db`);
-    const store = await openStore(`sqlite:${file}`);
-    const running: RunningGateway[] = [];
-    try {
-      const account = await createAccount(store, { name: 'journal', creditsUsd: '1' });
-      const gateway = await startQuietGateway(`sqlite:${file}`);
-      running.push(gateway);
-      const caller = new AbortController();
-      let chunks = 0;
-      let answered: () => void = () => undefined;
-      const tenChunks = new Promise<void>((resolve) => {
-        answered = resolve;
-      });
-      const reading = readChatStream({
-        url: gateway.url, key: account.key, body: STORY, signal: caller.signal, onChunk: () => {
-          chunks += 1;
-          if (chunks === 10) answered();
-        },
-      });
-      await tenChunks;
-      const prefix = streamJournalPrefix(file, gateway.instanceId);
-      const [marked] = readStreamJournal(prefix);
-      expect(marked).toMatchObject({ status: 'pending', instance_id: gateway.instanceId, streamed: 1 });
-      expect(await store.db.selectFrom('generations').select('id').where('id', '=', marked?.id ?? '').execute()).toEqual([]);
-      // its settlement fails (the database would not take it) until the gateway stops
-      const failed = () => Promise.reject(new Error('the database is unreachable'));
-      gateway.services.ledger.settle = failed;
-      gateway.services.ledger.release = failed;
-      caller.abort();
-      await reading.catch(() => undefined);
-      await gateway.close();
-      running.pop();
-      expect(journaledInstances(file)).toEqual([]);
-      const left = await store.db.selectFrom('generations').select(['status', 'instance_id', 'completion_tokens']).where('id', '=', marked?.id ?? '').execute();
-      expect(left).toEqual([{ status: 'pending', instance_id: gateway.instanceId, completion_tokens: expect.any(Number) }]);
-      // the next start settles it from its last checkpoint, as a crashed instance's
-      running.push(await startQuietGateway(`sqlite:${file}`));
-      const settled = await store.db.selectFrom('generations').select(['status', 'error_message', 'completion_tokens']).where('id', '=', marked?.id ?? '').executeTakeFirst();
-      expect(settled).toEqual({ status: 'error', error_message: STOPPED_BILLED_MESSAGE, completion_tokens: left[0]?.completion_tokens });
-      expect(invariantBreaches(await ledgerSnapshot(store, account.accountId))).toEqual([]);
-    } finally {
-      for (const gateway of running) await gateway.close();
-      await store.close();
-    }
-  });
-});
 
 function startQuietGateway(databaseUrl: string): Promise<RunningGateway> {
   return startGateway({ configPath, databaseUrl, port: 0, watch: false, logger: pino({ level: 'silent' }), recovery: RECOVERY });

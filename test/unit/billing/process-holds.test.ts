@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,6 @@ import type { ScopeLimits } from '../../../src/accounts/types.js';
 import { createAbandonedGenerations, STOPPED_BILLED_MESSAGE } from '../../../src/billing/abandoned-generations.js';
 import { createGenerationCheckpoints } from '../../../src/billing/generation-checkpoints.js';
 import { createGenerationReader } from '../../../src/billing/generations.js';
-import { journaledInstances, readStreamJournal, StreamJournal, streamJournalPrefix } from '../../../src/billing/stream-journal.js';
 import { createLedger, type LedgerOptions } from '../../../src/billing/ledger.js';
 import { ledgerTables } from '../../../src/billing/ledger-engine.js';
 import { spendOwners } from '../../../src/billing/ledger-tables.js';
@@ -611,85 +610,6 @@ describe("holds kept in the process's memory, on 'sqlite'", () => {
       expect(await charges(store)).toHaveLength(2);
       expect(await money(store)).toEqual({ balance: parseUsd('5') - parseUsd('0.000311'), reserved: 0n });
       expect(await spendable(restarted, owner)).toBe(parseUsd('5') - parseUsd('0.000311'));
-    });
-
-    describe('journaled beside the database, as a serving process keeps them', () => {
-      let dir: string;
-
-      beforeEach(async () => {
-        dir = await mkdtemp(join(tmpdir(), 'switchyard-streams-'));
-      });
-
-      afterEach(async () => {
-        await rm(dir, { recursive: true, force: true });
-      });
-
-      /** An account with 5 USD in a database file, and instance `inst_a`'s ledger, checkpoints and reader, its streams journaled. */
-      async function journaling() {
-        const file = join(dir, 'gateway.db');
-        const store = await openStore(`sqlite:${file}`);
-        opened.push(store);
-        const created = await createAccount(store, { name: 'Ada', creditsUsd: '5' });
-        const owner = { accountId: created.accountId, workspaceId: created.workspaceId, keyId: created.keyId };
-        const prefixOf = (instance: string) => streamJournalPrefix(file, instance);
-        const journal = new StreamJournal(prefixOf('inst_a'));
-        return {
-          store, owner, journal, prefixOf,
-          ledger: inProcess(store, { streamJournal: journal }),
-          checkpoints: createGenerationCheckpoints(store, { logger, instanceId: 'inst_a', journal }),
-          reader: createGenerationReader(store, journal),
-        };
-      }
-
-      it('a committed stream writes nothing to the database, reads back as pending with its checkpoints, and its settlement records it once and closes its mark', async () => {
-        const { store, owner, ledger, checkpoints, reader, journal, prefixOf } = await journaling();
-        const hold = await ledger.hold(request(owner, 'g1', parseUsd('0.01')));
-        await checkpoints.committed(hold, ENDPOINT_ID);
-        await checkpoints.record('g1', { endpointId: ENDPOINT_ID, completionTokens: 40, promptTokens: 12 });
-        expect(await pendingRow(store)).toEqual([]);
-        expect(await reader.get('g1', owner.accountId)).toEqual({ ...hold.pending, endpointId: ENDPOINT_ID, completionTokens: 40, promptTokens: 12 });
-        expect(await reader.get('g1', 'acct_someone_else')).toBeNull();
-        expect(readStreamJournal(prefixOf('inst_a'))).toMatchObject([{ id: 'g1', instance_id: 'inst_a', hold_id: hold.id, completion_tokens: 40 }]);
-        const generation = served(hold, parseUsd('0.004'));
-        await Promise.all([ledger.settle(hold, generation), ledger.settle(hold, generation)]);
-        expect(journal.pending('g1')).toBeUndefined();
-        expect(await reader.get('g1', owner.accountId)).toEqual(generation);
-        expect(await charges(store)).toEqual([{ generation_id: 'g1', amount_units: parseUsd('0.004').toString() }]);
-        expect(await money(store)).toEqual({ balance: parseUsd('4.996'), reserved: 0n });
-      });
-
-      it('after the process dies, its journaled streams are billed from their last checkpoints, never above the hold, once; the journal is removed', async () => {
-        const { store, owner, ledger: dead, checkpoints, prefixOf } = await journaling();
-        const billed = await dead.hold(request(owner, 'g1', parseUsd('0.01')));
-        const capped = await dead.hold(request(owner, 'g2', parseUsd('0.0001')));
-        const settled = await dead.hold(request(owner, 'g3', parseUsd('0.01')));
-        await dead.hold(request(owner, 'g4', parseUsd('1')));
-        for (const hold of [billed, capped, settled]) {
-          await checkpoints.committed(hold, ENDPOINT_ID);
-          await checkpoints.record(hold.generationId, { endpointId: ENDPOINT_ID, completionTokens: 100 });
-        }
-        // settled before the death, whose mark the process had not yet closed
-        await createLedger(store, { holdsInProcess: true, instanceId: 'inst_a' }).settle(settled, served(settled, parseUsd('0.003')));
-        const restarted = inProcess(store, { instanceId: 'inst_b' });
-        const abandoned = createAbandonedGenerations({ store, ledger: restarted, catalogue: { current: () => CATALOGUE }, journalOf: prefixOf });
-        expect(await abandoned.settle('inst_a')).toBe(2);
-        // prompt estimate 11 × 0.000001 + 100 × 0.000002
-        expect(await charges(store)).toEqual([
-          { generation_id: 'g1', amount_units: parseUsd('0.000211').toString() },
-          { generation_id: 'g2', amount_units: parseUsd('0.0001').toString() },
-          { generation_id: 'g3', amount_units: parseUsd('0.003').toString() },
-        ]);
-        expect(await read(store, owner, 'g1')).toMatchObject({ status: 'error', errorMessage: STOPPED_BILLED_MESSAGE, completionTokens: 100, cost: parseUsd('0.000211') });
-        expect(await read(store, owner, 'g3')).toMatchObject({ status: 'success', cost: parseUsd('0.003') });
-        expect(await read(store, owner, 'g4')).toBeNull();
-        expect(readStreamJournal(prefixOf('inst_a'))).toEqual([]);
-        expect(journaledInstances(join(dir, 'gateway.db'))).toEqual([]);
-        // settled again, by the dead process's late settlement or a second recovery: nothing more is charged
-        await dead.settle(billed, served(billed, parseUsd('0.005')));
-        expect(await abandoned.settle('inst_a')).toBe(0);
-        expect(await charges(store)).toHaveLength(3);
-        expect(await money(store)).toEqual({ balance: parseUsd('5') - parseUsd('0.003311'), reserved: 0n });
-      });
     });
   });
 });
