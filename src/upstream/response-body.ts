@@ -26,11 +26,11 @@ export interface BodyChunks extends AsyncIterator<Uint8Array, undefined> {
  * chunk by chunk (`for await`), or whole with `text()` / `json()`.
  *
  * Read chunk by chunk, it holds at most about `HIGH_WATER_BYTES` before pausing the connection, and
- * resumes it once the reader has taken everything held. Read whole, it keeps every chunk and decodes
+ * resumes it once the reader has taken everything held; a read takes everything held, as one chunk. Read whole, it keeps every chunk and decodes
  * them once at the end. An upstream failure, `destroy()` or the caller's abort drops what is held and
  * is thrown to the reader; leaving a `for await` early destroys the body, which aborts the request.
  * Read chunk by chunk it is its own iterator, one await per read (no generator between); a reader
- * that switches to listening takes each chunk in the dispatch handler's own call, with no await at all.
+ * that switches to listening takes the chunks of each read of the connection together, with no await at all.
  */
 export class ResponseBody implements AsyncIterable<Uint8Array> {
   readonly #controller: Dispatcher.DispatchController;
@@ -49,6 +49,8 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
   #listenerFull = false;
   /** Set while chunks are being handed to the listener (a listener destroying the body is not handed the end inside its own call). */
   #handing = false;
+  /** Set while a wake of the reader is queued for the chunks arriving together (`#wakeSoon`). */
+  #wakeQueued = false;
   /** Set while `text()` / `json()` wait for the end. */
   #whole: { resolve(bytes: Buffer): void; reject(error: Error): void } | undefined;
 
@@ -65,7 +67,7 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     this.#heldBytes += chunk.length;
     if (this.#whole) return;
     if (this.#heldBytes > HIGH_WATER_BYTES) this.#controller.pause();
-    this.#wakeReader();
+    this.#wakeSoon();
   }
 
   /** The provider sent the whole body. */
@@ -156,13 +158,15 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     }
   }
 
-  /** The first chunk held, if any; the connection resumes once nothing is held. */
+  /** Everything held, as one chunk, if anything is; the connection resumes, since nothing is held any more. */
   #take(): Buffer | undefined {
-    const chunk = this.#chunks.shift();
-    if (!chunk) return undefined;
-    this.#heldBytes -= chunk.length;
-    if (this.#chunks.length === 0 && this.#controller.paused) this.#controller.resume();
-    return chunk;
+    const chunks = this.#chunks;
+    if (chunks.length === 0) return undefined;
+    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#heldBytes);
+    this.#chunks = [];
+    this.#heldBytes = 0;
+    if (this.#controller.paused) this.#controller.resume();
+    return bytes;
   }
 
   /** The whole body as UTF-8 text (a leading byte-order mark dropped). */
@@ -199,6 +203,21 @@ export class ResponseBody implements AsyncIterable<Uint8Array> {
     if (this.#error) throw this.#error;
     if (this.#read) throw new TypeError('The upstream response body was already read');
     this.#read = true;
+  }
+
+  /**
+   * Wakes the reader once the chunks arriving together are all held: the dispatch handler is given
+   * the chunks of one read of the connection one by one, in one call, and they are taken as one.
+   * Handed over each alone, a provider's frames became as many writes to the caller, each its own
+   * piece of the socket's system call (20 of a 20-frame stream in one call), where one would do.
+   */
+  #wakeSoon(): void {
+    if (this.#wakeQueued) return;
+    this.#wakeQueued = true;
+    queueMicrotask(() => {
+      this.#wakeQueued = false;
+      this.#wakeReader();
+    });
   }
 
   #wakeReader(): void {
