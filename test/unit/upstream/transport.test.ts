@@ -99,6 +99,19 @@ const routes: Record<string, Route> = {
   },
   '/numbered': (_req, res) => writeSpaced(res, Array.from({ length: 12 }, (_, n) => `chunk-${n};`)),
   '/json-pieces': (_req, res) => writeSpaced(res, JSON_PIECES),
+  // three HTTP chunks in one system call: they arrive in one read of the connection
+  '/together': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: a\n\n');
+    setTimeout(() => {
+      res.cork();
+      res.write('data: b\n\n');
+      res.write('data: c\n\n');
+      res.write('data: d\n\n');
+      res.uncork();
+      setTimeout(() => res.end(), 30);
+    }, 30);
+  },
   '/bom': (_req, res) => {
     res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}')]));
   },
@@ -381,6 +394,13 @@ describe('a reader that listens', () => {
     await expect.poll(() => heard.ended).toEqual({ error: undefined });
     expect(heard.chunks.length).toBeGreaterThan(1);
     expect(heard.chunks.join('')).toBe(Array.from({ length: 12 }, (_, n) => `chunk-${n};`).join(''));
+  });
+
+  test('the chunks of one read of the connection are handed over together, as one', async () => {
+    const response = await transport.send(provider.url, ask('/together'), AbortSignal.timeout(5_000));
+    const { heard } = listenTo(response);
+    await expect.poll(() => heard.ended).toEqual({ error: undefined });
+    expect(heard.chunks).toEqual(['data: a\n\n', 'data: b\n\ndata: c\n\ndata: d\n\n']);
   });
 
   test('after pulling, the rest is handed over: nothing lost or repeated', async () => {
