@@ -26,11 +26,12 @@ export interface BodyChunks extends AsyncIterator<Uint8Array, undefined> {
  * chunk by chunk (`for await`), or whole with `text()` / `json()`.
  *
  * Read chunk by chunk, it holds at most about `HIGH_WATER_BYTES` before pausing the connection, and
- * resumes it once the reader has taken everything held; a read takes everything held, as one chunk. Read whole, it keeps every chunk and decodes
- * them once at the end. An upstream failure, `destroy()` or the caller's abort drops what is held and
- * is thrown to the reader; leaving a `for await` early destroys the body, which aborts the request.
- * Read chunk by chunk it is its own iterator, one await per read (no generator between); a reader
- * that switches to listening takes the chunks of each read of the connection together, with no await at all.
+ * resumes it once the reader has taken everything held; a read takes everything held, as one chunk.
+ * Read whole, it keeps every chunk and decodes them once at the end. An upstream failure, `destroy()`
+ * or the caller's abort drops what is held and is thrown to the reader; leaving a `for await` early
+ * destroys the body, which aborts the request. Read chunk by chunk it is its own iterator, one await
+ * per read (no generator between); a reader that switches to listening takes the chunks of each read
+ * of the connection together, with no await at all.
  */
 export class ResponseBody implements AsyncIterable<Uint8Array> {
   readonly #controller: Dispatcher.DispatchController;
