@@ -99,7 +99,7 @@ const routes: Record<string, Route> = {
   },
   '/numbered': (_req, res) => writeSpaced(res, Array.from({ length: 12 }, (_, n) => `chunk-${n};`)),
   '/json-pieces': (_req, res) => writeSpaced(res, JSON_PIECES),
-  // three HTTP chunks in one system call: they arrive in one read of the connection
+  // one HTTP chunk, then three in one system call: those arrive in one read of the connection
   '/together': (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: a\n\n');
@@ -400,7 +400,10 @@ describe('a reader that listens', () => {
     const response = await transport.send(provider.url, ask('/together'), AbortSignal.timeout(5_000));
     const { heard } = listenTo(response);
     await expect.poll(() => heard.ended).toEqual({ error: undefined });
-    expect(heard.chunks).toEqual(['data: a\n\n', 'data: b\n\ndata: c\n\ndata: d\n\n']);
+    expect(heard.chunks.join('')).toBe('data: a\n\ndata: b\n\ndata: c\n\ndata: d\n\n');
+    // the first may come alone or with the others, as the test's own loop is slow or not; the three
+    // sent together are never handed over apart
+    expect(heard.chunks.some((chunk) => chunk.includes('data: b\n\ndata: c\n\ndata: d\n\n'))).toBe(true);
   });
 
   test('after pulling, the rest is handed over: nothing lost or repeated', async () => {
